@@ -1,0 +1,146 @@
+/**
+ * Block-sparse matrices over the solve blocks (3×3 particle blocks, 6×6 body blocks), stored as
+ * CSC with a full, structurally symmetric pattern, and a map from each block (i, j) to its place
+ * in the CSC arrays so that every step refills only the numbers.
+ *
+ * Usage: at set-up, `BlockPattern.couple(bi, bj)` returns a slot handle for block (bi, bj) (and
+ * registers (bj, bi) too); `build()` fixes the CSC pattern. Each `BlockMatrix` on that layout
+ * owns a values array; `add3(slot, r0, c0, A, s)` adds s·A to a 3×3 sub-block.
+ */
+import type { Mat3 } from '../math/mat3.js';
+import type { Csc } from '../math/sparse/csc.js';
+
+export class BlockPattern {
+  readonly blockSize: Int32Array;    // (nb) rows/cols of each block
+  readonly blockStart: Int32Array;   // (nb + 1) first scalar index of each block
+  readonly n: number;                // scalar dimension
+  private readonly slotOf = new Map<number, number>();
+  private readonly slotI: number[] = [];
+  private readonly slotJ: number[] = [];
+  private built: BlockLayout | null = null;
+
+  constructor(blockSize: Int32Array, blockStart: Int32Array) {
+    this.blockSize = blockSize;
+    this.blockStart = blockStart;
+    this.n = blockStart[blockSize.length]!;
+    // diagonal blocks always exist (mass matrix)
+    for (let b = 0; b < blockSize.length; b++) this.couple(b, b);
+  }
+
+  get nBlocks(): number { return this.blockSize.length; }
+
+  /** registers blocks (bi, bj) and (bj, bi); returns the slot of (bi, bj) */
+  couple(bi: number, bj: number): number {
+    if (this.built) throw new Error('BlockPattern: couple() after build()');
+    const nb = this.blockSize.length;
+    if (bi < 0 || bj < 0 || bi >= nb || bj >= nb) throw new Error(`BlockPattern: block (${bi}, ${bj}) out of range`);
+    const s = this.slot(bi, bj, true);
+    this.slot(bj, bi, true);
+    return s;
+  }
+
+  private slot(bi: number, bj: number, create: boolean): number {
+    const key = bi * this.blockSize.length + bj;
+    let s = this.slotOf.get(key);
+    if (s === undefined) {
+      if (!create) return -1;
+      s = this.slotI.length;
+      this.slotOf.set(key, s);
+      this.slotI.push(bi);
+      this.slotJ.push(bj);
+    }
+    return s;
+  }
+
+  /** slot of an existing block, or −1 */
+  find(bi: number, bj: number): number { return this.slot(bi, bj, false); }
+
+  /** fixes the CSC pattern; later calls return the same layout */
+  build(): BlockLayout {
+    if (this.built) return this.built;
+    const nb = this.blockSize.length;
+    // block columns: sorted list of block rows present in each block column
+    const rowsOfCol: number[][] = Array.from({ length: nb }, () => []);
+    for (let s = 0; s < this.slotI.length; s++) rowsOfCol[this.slotJ[s]!]!.push(this.slotI[s]!);
+    for (const r of rowsOfCol) r.sort((a, b) => a - b);
+    // scalar CSC pattern
+    const colPtr = new Int32Array(this.n + 1);
+    for (let bj = 0; bj < nb; bj++) {
+      let h = 0;
+      for (const bi of rowsOfCol[bj]!) h += this.blockSize[bi]!;
+      for (let c = 0; c < this.blockSize[bj]!; c++) colPtr[this.blockStart[bj]! + c + 1] = h;
+    }
+    for (let k = 0; k < this.n; k++) colPtr[k + 1]! += colPtr[k]!;
+    const rowIdx = new Int32Array(colPtr[this.n]!);
+    // colBase[6 s + c]: index in values of row 0 of block s in its column c
+    const colBase = new Int32Array(6 * this.slotI.length);
+    for (let bj = 0; bj < nb; bj++) {
+      for (let c = 0; c < this.blockSize[bj]!; c++) {
+        const col = this.blockStart[bj]! + c;
+        let p = colPtr[col]!;
+        for (const bi of rowsOfCol[bj]!) {
+          colBase[6 * this.find(bi, bj) + c] = p;
+          for (let r = 0; r < this.blockSize[bi]!; r++) rowIdx[p++] = this.blockStart[bi]! + r;
+        }
+      }
+    }
+    // a cheap signature of the pattern: block count, slot count and a hash of the slot list
+    let hash = 2166136261;
+    for (let s = 0; s < this.slotI.length; s++) hash = Math.imul(hash ^ (this.slotI[s]! * 65599 + this.slotJ[s]!), 16777619);
+    this.built = { n: this.n, colPtr, rowIdx, colBase, nnz: rowIdx.length, signature: `${nb}:${this.slotI.length}:${hash >>> 0}` };
+    return this.built;
+  }
+}
+
+export interface BlockLayout {
+  readonly n: number;
+  readonly colPtr: Int32Array;    // (n + 1)
+  readonly rowIdx: Int32Array;    // (nnz)
+  readonly colBase: Int32Array;   // (6 · slots) see BlockPattern.build
+  readonly nnz: number;
+  readonly signature: string;
+}
+
+export class BlockMatrix {
+  readonly layout: BlockLayout;
+  readonly values: Float64Array;   // (nnz)
+
+  constructor(layout: BlockLayout) {
+    this.layout = layout;
+    this.values = new Float64Array(layout.nnz);
+  }
+
+  zero(): void { this.values.fill(0); }
+
+  /** the matrix as a CSC view (shares arrays) */
+  csc(): Csc { return { n: this.layout.n, colPtr: this.layout.colPtr, rowIdx: this.layout.rowIdx, values: this.values }; }
+
+  /** adds s·A (3×3, row-major) at rows r0.., cols c0.. of block `slot` */
+  add3(slot: number, r0: number, c0: number, A: Mat3, s: number): void {
+    const v = this.values, cb = this.layout.colBase;
+    for (let c = 0; c < 3; c++) {
+      const p = cb[6 * slot + c0 + c]! + r0;
+      v[p] = v[p]! + s * A[c]!;
+      v[p + 1] = v[p + 1]! + s * A[3 + c]!;
+      v[p + 2] = v[p + 2]! + s * A[6 + c]!;
+    }
+  }
+
+  /** adds s to the diagonal of the 3×3 sub-block at (r0, c0) of block `slot` */
+  addDiag3(slot: number, r0: number, c0: number, s: number): void {
+    const v = this.values, cb = this.layout.colBase;
+    for (let c = 0; c < 3; c++) {
+      const p = cb[6 * slot + c0 + c]! + r0 + c;
+      v[p] = v[p]! + s;
+    }
+  }
+
+  /** adds s·A for a dense rows×cols row-major A at the top-left of block `slot` */
+  addDense(slot: number, A: Float64Array, rows: number, cols: number, s: number): void {
+    const v = this.values, cb = this.layout.colBase;
+    for (let c = 0; c < cols; c++) {
+      const p = cb[6 * slot + c]!;
+      for (let r = 0; r < rows; r++) v[p + r] = v[p + r]! + s * A[r * cols + c]!;
+    }
+  }
+}

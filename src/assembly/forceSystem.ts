@@ -1,0 +1,64 @@
+/**
+ * The force stage of the step: evaluates f(q, u) of every force effector, and on request the
+ * exact Jacobians K = ∂f/∂q and D = ∂f/∂u on the shared block-sparse pattern. Owns the
+ * kinematic cache and the point-map scratch. One per simulation.
+ */
+import type { Model } from '../model/model.js';
+import { Kinematics } from '../model/kinematics.js';
+import { PointMap } from '../forces/pointMap.js';
+import { BlockPattern, BlockMatrix, type BlockLayout } from './blockSparse.js';
+import type { ForceContext } from '../forces/force.js';
+
+export class ForceSystem {
+  readonly pattern: BlockPattern;
+  readonly layout: BlockLayout;
+  readonly kin: Kinematics;
+  readonly K: BlockMatrix;          // ∂f/∂q on the solve blocks
+  readonly D: BlockMatrix;          // ∂f/∂u on the solve blocks
+  readonly f: Float64Array;         // (nu) generalized forces
+  private readonly pm = new PointMap();
+  private ctx: ForceContext;
+
+  constructor(readonly model: Model) {
+    this.pattern = new BlockPattern(model.blockSize, model.blockStart);
+    // every force registers the blocks it fills, in model order (deterministic slots)
+    for (const force of model.forces) force.setup(this.pattern);
+    this.layout = this.pattern.build();
+    this.kin = new Kinematics(model);
+    this.K = new BlockMatrix(this.layout);
+    this.D = new BlockMatrix(this.layout);
+    this.f = new Float64Array(model.nu);
+    this.ctx = { model, q: model.initialQ, u: model.initialU, kin: this.kin, pm: this.pm };
+  }
+
+  /** points the evaluation at (q, u) and refreshes the body caches */
+  bind(q: Float64Array, u: Float64Array): ForceContext {
+    if (this.ctx.q !== q || this.ctx.u !== u) this.ctx = { model: this.model, q, u, kin: this.kin, pm: this.pm };
+    this.kin.update(q);
+    return this.ctx;
+  }
+
+  /** f ← f(q, u) */
+  forces(q: Float64Array, u: Float64Array): Float64Array {
+    const ctx = this.bind(q, u);
+    this.f.fill(0);
+    for (const force of this.model.forces) force.addForces(ctx, this.f);
+    return this.f;
+  }
+
+  /** K ← ∂f/∂q, D ← ∂f/∂u at (q, u) */
+  jacobians(q: Float64Array, u: Float64Array): void {
+    const ctx = this.bind(q, u);
+    this.K.zero();
+    this.D.zero();
+    for (const force of this.model.forces) force.addJacobians(ctx, this.K, this.D);
+  }
+
+  /** total potential energy at q */
+  potentialEnergy(q: Float64Array, u: Float64Array): number {
+    const ctx = this.bind(q, u);
+    let V = 0;
+    for (const force of this.model.forces) V += force.potentialEnergy(ctx);
+    return V;
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Uniform gravity g. A particle gets f = m g. A body gets the force m g at its centre of mass:
+ * (m g, c_W × m g) about its origin, with c_W = R_WB c_B; the torque turns with the body, so
+ * K_θθ = [m g][c_W] (the lever-arm term of pointMap.ts), which is not symmetric (000 §0.23).
+ * Potential energy: −m g·x_com.
+ */
+import type { ForceEffector, ForceContext } from './force.js';
+import type { Component } from '../model/model.js';
+import type { BlockPattern, BlockMatrix } from '../assembly/blockSparse.js';
+import { skew, mul3 } from '../math/mat3.js';
+
+export class Gravity implements ForceEffector {
+  readonly name = 'gravity';
+  private readonly g: Float64Array;
+  private slots: Int32Array = new Int32Array(0);   // (nComponents) diagonal slot of each dynamic body
+  private readonly F = new Float64Array(9);
+  private readonly C = new Float64Array(9);
+  private readonly T = new Float64Array(9);
+
+  constructor(private readonly comps: readonly Component[], g: [number, number, number]) {
+    this.g = Float64Array.from(g);
+  }
+
+  setup(pattern: BlockPattern): void {
+    this.slots = Int32Array.from(this.comps.map((c) => (c.kind === 'body' && c.block >= 0 ? pattern.couple(c.block, c.block) : -1)));
+  }
+
+  addForces(ctx: ForceContext, f: Float64Array): void {
+    const g = this.g, cW = ctx.kin.cW;
+    for (const c of this.comps) {
+      const o = c.uOffset, m = c.mass;
+      const fx = m * g[0]!, fy = m * g[1]!, fz = m * g[2]!;
+      f[o] = f[o]! + fx; f[o + 1] = f[o + 1]! + fy; f[o + 2] = f[o + 2]! + fz;
+      if (c.kind === 'body') {
+        const i = 3 * c.index, cx = cW[i]!, cy = cW[i + 1]!, cz = cW[i + 2]!;
+        f[o + 3] = f[o + 3]! + cy * fz - cz * fy;
+        f[o + 4] = f[o + 4]! + cz * fx - cx * fz;
+        f[o + 5] = f[o + 5]! + cx * fy - cy * fx;
+      }
+    }
+  }
+
+  addJacobians(ctx: ForceContext, K: BlockMatrix): void {
+    const g = this.g;
+    for (const c of this.comps) {
+      const s = this.slots[c.index]!;
+      if (s < 0) continue;
+      // K_θθ = [m g][c_W]
+      skew(this.F, g);
+      skew(this.C, ctx.kin.cW.subarray(3 * c.index, 3 * c.index + 3));
+      mul3(this.T, this.F, this.C);
+      K.add3(s, 3, 3, this.T, c.mass);
+    }
+  }
+
+  potentialEnergy(ctx: ForceContext): number {
+    const g = this.g, q = ctx.q, cW = ctx.kin.cW;
+    let V = 0;
+    for (const c of this.comps) {
+      const o = c.qOffset;
+      let x = q[o]!, y = q[o + 1]!, z = q[o + 2]!;
+      if (c.kind === 'body') { x += cW[3 * c.index]!; y += cW[3 * c.index + 1]!; z += cW[3 * c.index + 2]!; }
+      V -= c.mass * (g[0]! * x + g[1]! * y + g[2]! * z);
+    }
+    return V;
+  }
+}

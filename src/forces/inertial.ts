@@ -1,0 +1,105 @@
+/**
+ * Gyroscopic and fictitious forces of rigid bodies in the velocity convention u = (v, ω):
+ * v the world velocity of the frame origin, ω world (docs/ARCHITECTURE.md). With the spatial
+ * inertia of 000 §0.1 rotated to world (c = R c_B, J = R J_B Rᵀ about the centre of mass), the
+ * Newton-Euler equations (001 eq. 35, 000 §0.19) read M(q) u̇ = f_ext + f_in, with
+ *
+ *   a = ω × c,  b = ω × a
+ *   f_in = ( −m b ,  −ω × (J ω) − m c × b )
+ *
+ * Exact Jacobians (world-left rotation variations δc = −[c]δθ, δJ = [δθ]J − J[δθ]):
+ *   ∂f_in/∂ω = ( m([ω][c] + [a]) ;  −[ω]J + [Jω] + m[c]([ω][c] + [a]) )
+ *   ∂f_in/∂θ = ( m[ω][ω][c] ;  −[ω](J[ω] − [Jω]) − m([b][c] − [c][ω][ω][c]) )
+ * Both are non-symmetric (000 §0.23). M(q) itself is frozen at the start of each step.
+ */
+import type { ForceEffector, ForceContext } from './force.js';
+import type { Component } from '../model/model.js';
+import type { BlockPattern, BlockMatrix } from '../assembly/blockSparse.js';
+import { skew, mul3, mulVec3 } from '../math/mat3.js';
+import { cross3 } from '../math/vec3.js';
+
+export class InertialForces implements ForceEffector {
+  readonly name = 'inertial (gyroscopic and fictitious) forces';
+  private slots: Int32Array = new Int32Array(0);
+  private readonly c = new Float64Array(3);
+  private readonly w = new Float64Array(3);
+  private readonly a = new Float64Array(3);
+  private readonly b = new Float64Array(3);
+  private readonly Jw = new Float64Array(3);
+  private readonly t = new Float64Array(3);
+  private readonly J = new Float64Array(9);
+  private readonly Sw = new Float64Array(9);
+  private readonly Sc = new Float64Array(9);
+  private readonly Sa = new Float64Array(9);
+  private readonly Sb = new Float64Array(9);
+  private readonly SJw = new Float64Array(9);
+  private readonly T1 = new Float64Array(9);
+  private readonly T2 = new Float64Array(9);
+  private readonly X = new Float64Array(9);
+
+  constructor(private readonly comps: readonly Component[]) {}
+
+  setup(pattern: BlockPattern): void {
+    this.slots = Int32Array.from(this.comps.map((c) => (c.kind === 'body' && c.block >= 0 ? pattern.couple(c.block, c.block) : -1)));
+  }
+
+  /** loads c, ω, J, a = ω×c, b = ω×a, Jω for body i */
+  private load(ctx: ForceContext, i: number, uo: number): void {
+    const k = ctx.kin;
+    this.c[0] = k.cW[3 * i]!; this.c[1] = k.cW[3 * i + 1]!; this.c[2] = k.cW[3 * i + 2]!;
+    this.w[0] = ctx.u[uo + 3]!; this.w[1] = ctx.u[uo + 4]!; this.w[2] = ctx.u[uo + 5]!;
+    for (let r = 0; r < 9; r++) this.J[r] = k.JW[9 * i + r]!;
+    cross3(this.a, this.w, this.c);
+    cross3(this.b, this.w, this.a);
+    mulVec3(this.Jw, this.J, this.w);
+  }
+
+  addForces(ctx: ForceContext, f: Float64Array): void {
+    for (const c of this.comps) {
+      if (c.kind !== 'body' || !c.dynamic) continue;
+      const o = c.uOffset, m = c.mass;
+      this.load(ctx, c.index, o);
+      // linear: −m b
+      f[o] = f[o]! - m * this.b[0]!; f[o + 1] = f[o + 1]! - m * this.b[1]!; f[o + 2] = f[o + 2]! - m * this.b[2]!;
+      // angular: −ω × Jω − m c × b
+      cross3(this.t, this.w, this.Jw);
+      f[o + 3] = f[o + 3]! - this.t[0]!; f[o + 4] = f[o + 4]! - this.t[1]!; f[o + 5] = f[o + 5]! - this.t[2]!;
+      cross3(this.t, this.c, this.b);
+      f[o + 3] = f[o + 3]! - m * this.t[0]!; f[o + 4] = f[o + 4]! - m * this.t[1]!; f[o + 5] = f[o + 5]! - m * this.t[2]!;
+    }
+  }
+
+  addJacobians(ctx: ForceContext, K: BlockMatrix, D: BlockMatrix): void {
+    for (const c of this.comps) {
+      const s = this.slots[c.index]!;
+      if (c.kind !== 'body' || s < 0) continue;
+      const m = c.mass;
+      this.load(ctx, c.index, c.uOffset);
+      skew(this.Sw, this.w); skew(this.Sc, this.c); skew(this.Sa, this.a); skew(this.Sb, this.b); skew(this.SJw, this.Jw);
+      // X = [ω][c] + [a]
+      mul3(this.X, this.Sw, this.Sc);
+      for (let r = 0; r < 9; r++) this.X[r] = this.X[r]! + this.Sa[r]!;
+      // D_vω = m X
+      D.add3(s, 0, 3, this.X, m);
+      // D_ωω = −[ω]J + [Jω] + m[c]X
+      mul3(this.T1, this.Sw, this.J);
+      mul3(this.T2, this.Sc, this.X);
+      for (let r = 0; r < 9; r++) this.T1[r] = -this.T1[r]! + this.SJw[r]! + m * this.T2[r]!;
+      D.add3(s, 3, 3, this.T1, 1);
+      // K_vθ = m [ω][ω][c]
+      mul3(this.T1, this.Sw, this.Sw);
+      mul3(this.T2, this.T1, this.Sc);          // T2 = [ω][ω][c]
+      K.add3(s, 0, 3, this.T2, m);
+      // K_ωθ = −[ω](J[ω] − [Jω]) − m([b][c] − [c][ω][ω][c])
+      mul3(this.T1, this.J, this.Sw);
+      for (let r = 0; r < 9; r++) this.T1[r] = this.T1[r]! - this.SJw[r]!;
+      mul3(this.X, this.Sw, this.T1);            // X = [ω](J[ω] − [Jω])
+      mul3(this.T1, this.Sc, this.T2);           // T1 = [c][ω][ω][c]
+      mul3(this.T2, this.Sb, this.Sc);           // T2 = [b][c]
+      for (let r = 0; r < 9; r++) this.X[r] = -this.X[r]! - m * (this.T2[r]! - this.T1[r]!);
+      K.add3(s, 3, 3, this.X, 1);
+    }
+  }
+
+  potentialEnergy(): number { return 0; }
+}

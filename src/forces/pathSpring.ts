@@ -1,0 +1,199 @@
+/**
+ * Multi-point (via-point) springs, 000 §0.14 with ERRATA A.8, and axial springs (§0.12) as the
+ * two-point case. Points x_0 … x_n, segments i = 0 … n−1 with
+ *
+ *   u_i = (x_{i+1} − x_i)/l_i,   P_i = I − u_i u_iᵀ,   L = Σ_{i∈A} l_i,   L̇ = Σ_{i∈A} (ẋ_{i+1} − ẋ_i)ᵀ u_i
+ *
+ * over the active segments A (passive segments carry the tension but add no length). The
+ * tension F(L, L̇) comes from an `AxialMaterial`. Forces f_i = F v_i with v_0 = u_0,
+ * v_n = −u_{n−1}, v_i = u_i − u_{i−1}. With g_i = ∂L/∂x_i = ∂L̇/∂ẋ_i = [i−1∈A] u_{i−1} − [i∈A] u_i
+ * (segments −1 and n are fictitious and passive) and y_i = (F_L̇ / l_i)(ẋ_{i+1} − ẋ_i)ᵀ P_i for
+ * i ∈ A (0 otherwise):
+ *
+ *   ∂F/∂x_j = F_L g_j + y_{j−1} − y_j,            ∂F/∂ẋ_j = F_L̇ g_j
+ *   ∂f_i/∂x_j = v_i ∂F/∂x_j + F (∂u_i/∂x_j − ∂u_{i−1}/∂x_j),   ∂u_i/∂x_i = −P_i/l_i, ∂u_i/∂x_{i+1} = P_i/l_i
+ *   ∂f_i/∂ẋ_j = F_L̇ v_i g_jᵀ                        (ERRATA A.8: ∂L̇/∂ẋ_j, not ∂L̇/∂ẋ_i)
+ *
+ * For n = 1 these are exactly the axial-spring Jacobians of §0.12:
+ *   ∂f₁/∂x₁ = −F_l U_n − (F_l̇ / l) u (ẋ₂ − ẋ₁)ᵀ U_p − (F/l) U_p,   ∂f₁/∂ẋ₁ = −F_l̇ U_n.
+ * The point Jacobians are mapped onto particles and bodies by pointMap.ts.
+ */
+import type { ForceEffector, ForceContext } from './force.js';
+import type { BlockPattern, BlockMatrix } from '../assembly/blockSparse.js';
+import type { PointRef } from '../model/points.js';
+import type { AxialMaterial } from './materials.js';
+
+/** below this segment length (m) the direction is undefined and the segment is treated as isotropic */
+const MIN_SEGMENT = 1e-12;
+
+export class PathSpring implements ForceEffector {
+  readonly n: number;                    // number of segments
+  private readonly active: Uint8Array;   // (n) 1 if the segment adds to L
+  private slots = new Int32Array(0);     // ((n+1)²) slot of point pair (i, j), −1 if either is not solved
+  // per-evaluation scratch (sizes in comments)
+  private readonly X: Float64Array;      // (3(n+1)) positions
+  private readonly Rl: Float64Array;     // (3(n+1)) lever arms
+  private readonly V: Float64Array;      // (3(n+1)) velocities
+  private readonly W: Float64Array;      // (3(n+1)) angular velocity of each point's body
+  private readonly U: Float64Array;      // (3n) unit segment directions
+  private readonly l: Float64Array;      // (n) segment lengths
+  private readonly Vv: Float64Array;     // (3(n+1)) v_i
+  private readonly G: Float64Array;      // (3(n+1)) g_i
+  private readonly Y: Float64Array;      // (3n) y_i
+  private readonly mat = new Float64Array(3);   // [F, F_L, F_L̇]
+  private L = 0;
+  private Ldot = 0;
+  private readonly A = new Float64Array(9);
+  private readonly B = new Float64Array(9);
+  private readonly w3 = new Float64Array(3);
+  private readonly r3 = new Float64Array(3);
+  private readonly p3 = new Float64Array(3);
+  private readonly f3 = new Float64Array(3);
+
+  constructor(
+    readonly name: string,
+    readonly points: readonly PointRef[],
+    readonly material: AxialMaterial,
+    readonly restLength: number,
+    active?: readonly boolean[],
+  ) {
+    const n = points.length - 1;
+    if (n < 1) throw new Error(`${name}: a spring needs at least two points`);
+    this.n = n;
+    this.active = Uint8Array.from({ length: n }, (_, i) => (active ? (active[i] ? 1 : 0) : 1));
+    this.X = new Float64Array(3 * (n + 1)); this.Rl = new Float64Array(3 * (n + 1));
+    this.V = new Float64Array(3 * (n + 1)); this.W = new Float64Array(3 * (n + 1));
+    this.U = new Float64Array(3 * n); this.l = new Float64Array(n);
+    this.Vv = new Float64Array(3 * (n + 1)); this.G = new Float64Array(3 * (n + 1)); this.Y = new Float64Array(3 * n);
+  }
+
+  setup(pattern: BlockPattern): void {
+    const m = this.n + 1;
+    this.slots = new Int32Array(m * m).fill(-1);
+    for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) {
+      const bi = this.points[i]!.block, bj = this.points[j]!.block;
+      if (bi >= 0 && bj >= 0) this.slots[i * m + j] = pattern.couple(bi, bj);
+    }
+  }
+
+  /** current path length L (valid after an evaluation) */
+  get length(): number { return this.L; }
+  /** current tension F (valid after an evaluation) */
+  get tension(): number { return this.mat[0]!; }
+
+  /** evaluates positions, directions, L, L̇, F and the v_i, g_i, y_i of §0.14 */
+  private evaluate(ctx: ForceContext): void {
+    const n = this.n, X = this.X, V = this.V, U = this.U, kin = ctx.kin;
+    // point positions, lever arms, velocities, and the ω of each point's body
+    for (let i = 0; i <= n; i++) {
+      const p = this.points[i]!;
+      kin.position(this.p3, p, ctx.q, this.r3);
+      kin.velocity(this.f3, p, ctx.u, this.r3);
+      for (let k = 0; k < 3; k++) { X[3 * i + k] = this.p3[k]!; this.Rl[3 * i + k] = this.r3[k]!; V[3 * i + k] = this.f3[k]!; }
+      if (p.kind === 2) for (let k = 0; k < 3; k++) this.W[3 * i + k] = ctx.u[p.uOffset + 3 + k]!;
+    }
+    // segment directions and lengths; L and L̇ over the active segments
+    let L = 0, Ld = 0;
+    for (let i = 0; i < n; i++) {
+      const dx = X[3 * i + 3]! - X[3 * i]!, dy = X[3 * i + 4]! - X[3 * i + 1]!, dz = X[3 * i + 5]! - X[3 * i + 2]!;
+      const li = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      this.l[i] = li;
+      const s = li > MIN_SEGMENT ? 1 / li : 0;
+      U[3 * i] = dx * s; U[3 * i + 1] = dy * s; U[3 * i + 2] = dz * s;
+      if (this.active[i]) {
+        L += li;
+        Ld += (V[3 * i + 3]! - V[3 * i]!) * U[3 * i]! + (V[3 * i + 4]! - V[3 * i + 1]!) * U[3 * i + 1]! + (V[3 * i + 5]! - V[3 * i + 2]!) * U[3 * i + 2]!;
+      }
+    }
+    this.L = L; this.Ldot = Ld;
+    this.material.evaluate(this.mat, L, Ld, this.restLength);
+    const FLd = this.mat[2]!;
+    // v_i, g_i
+    for (let i = 0; i <= n; i++) {
+      for (let k = 0; k < 3; k++) {
+        const ui = i < n ? U[3 * i + k]! : 0, um = i > 0 ? U[3 * i - 3 + k]! : 0;
+        this.Vv[3 * i + k] = ui - um;
+        this.G[3 * i + k] = (i > 0 && this.active[i - 1] ? um : 0) - (i < n && this.active[i] ? ui : 0);
+      }
+    }
+    // y_i = (F_L̇/l_i)(ẋ_{i+1} − ẋ_i)ᵀ P_i = (F_L̇/l_i)(Δv − (Δv·u_i) u_i)
+    for (let i = 0; i < n; i++) {
+      if (!this.active[i] || FLd === 0 || !(this.l[i]! > MIN_SEGMENT)) { this.Y[3 * i] = 0; this.Y[3 * i + 1] = 0; this.Y[3 * i + 2] = 0; continue; }
+      const ux = U[3 * i]!, uy = U[3 * i + 1]!, uz = U[3 * i + 2]!;
+      const ax = V[3 * i + 3]! - V[3 * i]!, ay = V[3 * i + 4]! - V[3 * i + 1]!, az = V[3 * i + 5]! - V[3 * i + 2]!;
+      const d = ax * ux + ay * uy + az * uz, s = FLd / this.l[i]!;
+      this.Y[3 * i] = s * (ax - d * ux); this.Y[3 * i + 1] = s * (ay - d * uy); this.Y[3 * i + 2] = s * (az - d * uz);
+    }
+  }
+
+  addForces(ctx: ForceContext, f: Float64Array): void {
+    this.evaluate(ctx);
+    const F = this.mat[0]!;
+    for (let i = 0; i <= this.n; i++) {
+      for (let k = 0; k < 3; k++) { this.f3[k] = F * this.Vv[3 * i + k]!; this.r3[k] = this.Rl[3 * i + k]!; }
+      ctx.pm.addForce(f, this.points[i]!, this.f3, this.r3);
+    }
+  }
+
+  /** adds c·P_s/l_s to A (the ∂u_s/∂x_j terms); isotropic when the segment has no length */
+  private addProjection(A: Float64Array, s: number, c: number): void {
+    const li = this.l[s]!;
+    if (!(li > MIN_SEGMENT)) return;
+    const ux = this.U[3 * s]!, uy = this.U[3 * s + 1]!, uz = this.U[3 * s + 2]!, k = c / li;
+    A[0] = A[0]! + k * (1 - ux * ux); A[1] = A[1]! - k * ux * uy; A[2] = A[2]! - k * ux * uz;
+    A[3] = A[3]! - k * uy * ux; A[4] = A[4]! + k * (1 - uy * uy); A[5] = A[5]! - k * uy * uz;
+    A[6] = A[6]! - k * uz * ux; A[7] = A[7]! - k * uz * uy; A[8] = A[8]! + k * (1 - uz * uz);
+  }
+
+  addJacobians(ctx: ForceContext, K: BlockMatrix, D: BlockMatrix): void {
+    this.evaluate(ctx);
+    const n = this.n, m = n + 1, F = this.mat[0]!, FL = this.mat[1]!, FLd = this.mat[2]!;
+    for (let i = 0; i <= n; i++) {
+      const pi = this.points[i]!;
+      for (let j = 0; j <= n; j++) {
+        const slot = this.slots[i * m + j]!;
+        if (slot < 0) continue;
+        // dF/dx_j = F_L g_j + y_{j−1} − y_j  (a row vector)
+        let gx = FL * this.G[3 * j]!, gy = FL * this.G[3 * j + 1]!, gz = FL * this.G[3 * j + 2]!;
+        if (j > 0) { gx += this.Y[3 * j - 3]!; gy += this.Y[3 * j - 2]!; gz += this.Y[3 * j - 1]!; }
+        if (j < n) { gx -= this.Y[3 * j]!; gy -= this.Y[3 * j + 1]!; gz -= this.Y[3 * j + 2]!; }
+        const vx = this.Vv[3 * i]!, vy = this.Vv[3 * i + 1]!, vz = this.Vv[3 * i + 2]!;
+        const A = this.A, B = this.B;
+        A[0] = vx * gx; A[1] = vx * gy; A[2] = vx * gz;
+        A[3] = vy * gx; A[4] = vy * gy; A[5] = vy * gz;
+        A[6] = vz * gx; A[7] = vz * gy; A[8] = vz * gz;
+        // F (∂u_i/∂x_j − ∂u_{i−1}/∂x_j)
+        if (i < n) { if (j === i) this.addProjection(A, i, -F); else if (j === i + 1) this.addProjection(A, i, F); }
+        if (i > 0) { if (j === i - 1) this.addProjection(A, i - 1, F); else if (j === i) this.addProjection(A, i - 1, -F); }
+        // ∂f_i/∂ẋ_j = F_L̇ v_i g_jᵀ
+        const hx = FLd * this.G[3 * j]!, hy = FLd * this.G[3 * j + 1]!, hz = FLd * this.G[3 * j + 2]!;
+        B[0] = vx * hx; B[1] = vx * hy; B[2] = vx * hz;
+        B[3] = vy * hx; B[4] = vy * hy; B[5] = vy * hz;
+        B[6] = vz * hx; B[7] = vz * hy; B[8] = vz * hz;
+        for (let k = 0; k < 3; k++) { this.r3[k] = this.Rl[3 * i + k]!; this.p3[k] = this.Rl[3 * j + k]!; this.w3[k] = this.W[3 * j + k]!; }
+        ctx.pm.addPair(K, D, slot, pi, this.r3, this.points[j]!, this.p3, this.w3, A, FLd !== 0 ? B : null);
+      }
+      // the lever arm of a body point turns with its body
+      const sii = this.slots[i * m + i]!;
+      if (sii >= 0) {
+        for (let k = 0; k < 3; k++) { this.f3[k] = F * this.Vv[3 * i + k]!; this.r3[k] = this.Rl[3 * i + k]!; }
+        ctx.pm.addLeverArm(K, sii, pi, this.f3, this.r3);
+      }
+    }
+  }
+
+  potentialEnergy(ctx: ForceContext): number {
+    this.evaluate(ctx);
+    return this.material.energy(this.L, this.restLength);
+  }
+
+  /** the rate L̇ (valid after an evaluation) */
+  get lengthRate(): number { return this.Ldot; }
+}
+
+/** an axial spring between two points (000 §0.12): the one-segment path spring */
+export class AxialSpring extends PathSpring {
+  constructor(name: string, a: PointRef, b: PointRef, material: AxialMaterial, restLength: number) {
+    super(name, [a, b], material, restLength);
+  }
+}

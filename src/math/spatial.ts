@@ -1,0 +1,128 @@
+/**
+ * Spatial inertia of a rigid body whose centre of mass is offset from its frame origin
+ * (000 §0.1), and the rotational inertia of primitive solids.
+ *
+ *   M = [ m I      −m[c]          ]     M⁻¹ = [ I/m − [c]J⁻¹[c]   [c]J⁻¹ ]
+ *       [ m[c]     J − m[c][c]    ]           [ −J⁻¹[c]           J⁻¹    ]
+ *
+ * and M = G Gᵀ with G = [[√m I, 0], [√m [c], L]], J = L Lᵀ. Here c is the centre of mass
+ * relative to the frame origin and J the rotational inertia about the centre of mass, both in
+ * the same axes. 6×6 matrices are row-major Float64Array(36), ordered (linear, angular).
+ */
+import type { Vec3 } from './vec3.js';
+import { type Mat3, skew, mul3, invert3, cholesky3 } from './mat3.js';
+
+export type Mat6 = Float64Array;
+
+function put3(out: Mat6, bi: number, bj: number, a: Mat3, s: number): void {
+  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) out[6 * (3 * bi + i) + 3 * bj + j] = s * a[3 * i + j]!;
+}
+
+/** scratch for the spatial-inertia helpers (one per caller; no module-level state) */
+export interface SpatialScratch { C: Mat3; T: Mat3; U: Mat3; Ji: Mat3; L: Mat3 }
+export function spatialScratch(): SpatialScratch {
+  return { C: new Float64Array(9), T: new Float64Array(9), U: new Float64Array(9), Ji: new Float64Array(9), L: new Float64Array(9) };
+}
+
+/** out = M, the 6×6 spatial inertia about the frame origin (000 §0.1) */
+export function spatialInertia(out: Mat6, m: number, c: Vec3, J: Mat3, s: SpatialScratch): Mat6 {
+  skew(s.C, c);
+  mul3(s.T, s.C, s.C);
+  // upper-left m I, upper-right −m[c]
+  out.fill(0);
+  out[0] = m; out[7] = m; out[14] = m;
+  put3(out, 0, 1, s.C, -m);
+  // lower-left m[c], lower-right J − m[c][c]
+  put3(out, 1, 0, s.C, m);
+  for (let k = 0; k < 9; k++) s.U[k] = J[k]! - m * s.T[k]!;
+  put3(out, 1, 1, s.U, 1);
+  return out;
+}
+
+/** out = M⁻¹ in closed form (000 §0.1); returns false if J is singular */
+export function spatialInertiaInverse(out: Mat6, m: number, c: Vec3, J: Mat3, s: SpatialScratch): boolean {
+  if (!invert3(s.Ji, J)) return false;
+  skew(s.C, c);
+  // [c]J⁻¹ and J⁻¹[c]
+  mul3(s.T, s.C, s.Ji);
+  mul3(s.U, s.Ji, s.C);
+  out.fill(0);
+  put3(out, 0, 1, s.T, 1);
+  put3(out, 1, 0, s.U, -1);
+  put3(out, 1, 1, s.Ji, 1);
+  // upper-left I/m − [c]J⁻¹[c]
+  mul3(s.U, s.T, s.C);
+  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) out[6 * i + j] = (i === j ? 1 / m : 0) - s.U[3 * i + j]!;
+  return true;
+}
+
+/** out = G with M = G Gᵀ (000 §0.1); returns false if J is not positive definite */
+export function spatialInertiaFactor(out: Mat6, m: number, c: Vec3, J: Mat3, s: SpatialScratch): boolean {
+  if (!cholesky3(s.L, J)) return false;
+  skew(s.C, c);
+  const r = Math.sqrt(m);
+  out.fill(0);
+  out[0] = r; out[7] = r; out[14] = r;
+  put3(out, 1, 0, s.C, r);
+  put3(out, 1, 1, s.L, 1);
+  return true;
+}
+
+/** primitive solid shapes, in their own principal axes, centred on the centre of mass */
+export type Shape =
+  | { type: 'box'; size: [number, number, number] }
+  | { type: 'sphere'; radius: number }
+  | { type: 'cylinder'; radius: number; length: number }
+  | { type: 'capsule'; radius: number; length: number }
+  | { type: 'ellipsoid'; radii: [number, number, number] };
+
+/** volume of a shape (m³); cylinders and capsules have their axis along z, length = cylinder part */
+export function shapeVolume(s: Shape): number {
+  switch (s.type) {
+    case 'box': return s.size[0] * s.size[1] * s.size[2];
+    case 'sphere': return (4 / 3) * Math.PI * s.radius ** 3;
+    case 'cylinder': return Math.PI * s.radius ** 2 * s.length;
+    case 'capsule': return Math.PI * s.radius ** 2 * s.length + (4 / 3) * Math.PI * s.radius ** 3;
+    case 'ellipsoid': return (4 / 3) * Math.PI * s.radii[0] * s.radii[1] * s.radii[2];
+  }
+}
+
+/**
+ * Principal moments [Ixx, Iyy, Izz] about the centre of mass of a solid of mass m.
+ * The capsule is a cylinder of the given length with hemispherical caps (axis z); each cap's
+ * inertia about its own centroid is shifted by the parallel-axis theorem to the capsule centre.
+ */
+export function shapePrincipalInertia(s: Shape, m: number): [number, number, number] {
+  switch (s.type) {
+    case 'box': {
+      const [a, b, c] = s.size;
+      return [(m / 12) * (b * b + c * c), (m / 12) * (a * a + c * c), (m / 12) * (a * a + b * b)];
+    }
+    case 'sphere': {
+      const I = 0.4 * m * s.radius ** 2;
+      return [I, I, I];
+    }
+    case 'cylinder': {
+      const r2 = s.radius ** 2, L = s.length;
+      const It = (m / 12) * (3 * r2 + L * L);
+      return [It, It, 0.5 * m * r2];
+    }
+    case 'ellipsoid': {
+      const [a, b, c] = s.radii;
+      return [(m / 5) * (b * b + c * c), (m / 5) * (a * a + c * c), (m / 5) * (a * a + b * b)];
+    }
+    case 'capsule': {
+      const r = s.radius, L = s.length;
+      const vc = Math.PI * r * r * L, vh = (2 / 3) * Math.PI * r ** 3; // cylinder and one hemisphere
+      const rho = m / (vc + 2 * vh);
+      const mc = rho * vc, mh = rho * vh;
+      // hemisphere: centroid 3r/8 from its flat face; inertia about centroid (transverse) = (83/320) mh r²
+      const d = L / 2 + (3 * r) / 8;
+      const Itc = (mc / 12) * (3 * r * r + L * L);
+      const Ith = (83 / 320) * mh * r * r + mh * d * d;
+      const It = Itc + 2 * Ith;
+      const Iz = 0.5 * mc * r * r + 2 * (0.4 * mh * r * r);
+      return [It, It, Iz];
+    }
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * Programmatic model construction. The JSON loader (src/io/loader.ts) validates a file and
+ * then drives this builder; tests and examples may use it directly.
+ */
+import { Model, DEFAULT_SETTINGS, type Component, type Marker, type ModelSettings, type Vec3Tuple, type QuatTuple, type Particle, type RigidBody } from './model.js';
+import { type PointRef, POINT_PARTICLE, POINT_BODY, POINT_WORLD } from './points.js';
+import { ModelError } from './errors.js';
+import type { ForceEffector } from '../forces/force.js';
+import { cholesky3 } from '../math/mat3.js';
+import { Gravity } from '../forces/gravity.js';
+import { InertialForces } from '../forces/inertial.js';
+import { ComponentDamping } from '../forces/damping.js';
+
+export interface ParticleSpec {
+  name: string;
+  mass: number;
+  position: Vec3Tuple;
+  velocity?: Vec3Tuple;
+  dynamic?: boolean;
+  /** linear damping coefficient d (N·s/m): f = −d v */
+  damping?: number;
+}
+
+export interface BodySpec {
+  name: string;
+  mass: number;
+  /** [Ixx, Iyy, Izz, Ixy, Ixz, Iyz]: inertia tensor entries about the centre of mass, body axes */
+  inertia: [number, number, number, number, number, number];
+  /** centre of mass in body coordinates (default origin) */
+  com?: Vec3Tuple;
+  /** frame origin in world */
+  position?: Vec3Tuple;
+  /** orientation [w, x, y, z] (normalised on load) */
+  orientation?: QuatTuple;
+  /** world velocity of the frame origin */
+  velocity?: Vec3Tuple;
+  /** world angular velocity */
+  angularVelocity?: Vec3Tuple;
+  dynamic?: boolean;
+  /** linear damping on the centre-of-mass velocity (N·s/m) */
+  linearDamping?: number;
+  /** angular damping (N·m·s/rad) */
+  angularDamping?: number;
+}
+
+export interface MarkerSpec { name: string; body: string; location: Vec3Tuple }
+
+export class ModelBuilder {
+  readonly settings: ModelSettings = { ...DEFAULT_SETTINGS, gravity: [...DEFAULT_SETTINGS.gravity] };
+  private readonly components: Component[] = [];
+  private readonly markers: Marker[] = [];
+  private readonly forces: ForceEffector[] = [];
+  private readonly names = new Map<string, { kind: 'particle' | 'body' | 'marker'; index: number }>();
+  private readonly q: number[] = [];
+  private readonly u: number[] = [];
+  private nBlocks = 0;
+  private readonly pointDamping: number[] = [];     // per component: linear damping
+  private readonly angularDamping: number[] = [];   // per component: angular damping (bodies)
+
+  private claim(name: string, kind: 'particle' | 'body' | 'marker', index: number, path: string): void {
+    if (name === 'world') throw new ModelError(path, `the name "world" is reserved`);
+    if (this.names.has(name)) throw new ModelError(path, `duplicate name "${name}"`);
+    this.names.set(name, { kind, index });
+  }
+
+  addParticle(s: ParticleSpec, path = `particle "${s.name}"`): Particle {
+    if (!(s.mass > 0) || !Number.isFinite(s.mass)) throw new ModelError(`${path}.mass`, `mass must be positive and finite (got ${s.mass})`);
+    const index = this.components.length;
+    this.claim(s.name, 'particle', index, `${path}.name`);
+    const dynamic = s.dynamic ?? true;
+    const p: Particle = {
+      kind: 'particle', name: s.name, index, mass: s.mass, dynamic,
+      qOffset: this.q.length, uOffset: this.u.length, block: dynamic ? this.nBlocks++ : -1,
+    };
+    this.q.push(...s.position);
+    this.u.push(...(s.velocity ?? [0, 0, 0]));
+    this.components.push(p);
+    this.pointDamping.push(s.damping ?? 0);
+    this.angularDamping.push(0);
+    return p;
+  }
+
+  addBody(s: BodySpec, path = `body "${s.name}"`): RigidBody {
+    if (!(s.mass > 0) || !Number.isFinite(s.mass)) throw new ModelError(`${path}.mass`, `mass must be positive and finite (got ${s.mass})`);
+    const [ixx, iyy, izz, ixy, ixz, iyz] = s.inertia;
+    const J = Float64Array.of(ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz);
+    if (!J.every(Number.isFinite) || !cholesky3(new Float64Array(9), J)) {
+      throw new ModelError(`${path}.inertia`, `inertia ${JSON.stringify(s.inertia)} is not positive definite`);
+    }
+    const o = s.orientation ?? [1, 0, 0, 0];
+    const n = Math.hypot(...o);
+    if (!Number.isFinite(n) || !(n > 1e-12)) throw new ModelError(`${path}.orientation`, `quaternion ${JSON.stringify(o)} is zero or not finite`);
+    const index = this.components.length;
+    this.claim(s.name, 'body', index, `${path}.name`);
+    const dynamic = s.dynamic ?? true;
+    const b: RigidBody = {
+      kind: 'body', name: s.name, index, mass: s.mass, inertia: J, com: Float64Array.from(s.com ?? [0, 0, 0]), dynamic,
+      qOffset: this.q.length, uOffset: this.u.length, block: dynamic ? this.nBlocks++ : -1,
+    };
+    this.q.push(...(s.position ?? [0, 0, 0]), o[0] / n, o[1] / n, o[2] / n, o[3] / n);
+    this.u.push(...(s.velocity ?? [0, 0, 0]), ...(s.angularVelocity ?? [0, 0, 0]));
+    this.components.push(b);
+    this.pointDamping.push(s.linearDamping ?? 0);
+    this.angularDamping.push(s.angularDamping ?? 0);
+    return b;
+  }
+
+  addMarker(s: MarkerSpec, path = `marker "${s.name}"`): Marker {
+    const b = this.names.get(s.body);
+    if (!b) throw new ModelError(`${path}.body`, `no body named "${s.body}"`);
+    if (b.kind !== 'body') throw new ModelError(`${path}.body`, `"${s.body}" is a ${b.kind}, not a body`);
+    this.claim(s.name, 'marker', this.markers.length, `${path}.name`);
+    const m: Marker = { name: s.name, body: b.index, location: Float64Array.from(s.location) };
+    this.markers.push(m);
+    return m;
+  }
+
+  /** a point reference by name: a particle or a marker */
+  point(name: string, path = name): PointRef {
+    const e = this.names.get(name);
+    if (!e) throw new ModelError(path, `no particle or marker named "${name}"`);
+    if (e.kind === 'particle') {
+      const c = this.components[e.index]!;
+      return { kind: POINT_PARTICLE, name, component: c.index, qOffset: c.qOffset, uOffset: c.uOffset, block: c.block, local: new Float64Array(3) };
+    }
+    if (e.kind === 'marker') {
+      const m = this.markers[e.index]!;
+      return this.bodyPoint(this.components[m.body]!.name, [m.location[0]!, m.location[1]!, m.location[2]!], name);
+    }
+    throw new ModelError(path, `"${name}" is a body; attach forces to a marker on it`);
+  }
+
+  /** a point fixed on a body at body coordinates `local` */
+  bodyPoint(body: string, local: Vec3Tuple, label = `${body}@[${local.join(', ')}]`): PointRef {
+    const e = this.names.get(body);
+    if (!e || e.kind !== 'body') throw new ModelError(label, `no body named "${body}"`);
+    const c = this.components[e.index]!;
+    return { kind: POINT_BODY, name: label, component: c.index, qOffset: c.qOffset, uOffset: c.uOffset, block: c.block, local: Float64Array.from(local) };
+  }
+
+  /** a fixed point in the world */
+  worldPoint(position: Vec3Tuple): PointRef {
+    return { kind: POINT_WORLD, name: `world@[${position.join(', ')}]`, component: -1, qOffset: -1, uOffset: -1, block: -1, local: Float64Array.from(position) };
+  }
+
+  /** the component index of a particle or body name, or undefined */
+  componentIndex(name: string): number | undefined {
+    const e = this.names.get(name);
+    return e && e.kind !== 'marker' ? e.index : undefined;
+  }
+
+  componentAt(index: number): Component { return this.components[index]!; }
+
+  addForce(f: ForceEffector): void { this.forces.push(f); }
+
+  build(): Model {
+    const comps = this.components.slice();
+    // built-in effectors: gravity, rigid-body inertial (gyroscopic + fictitious) forces, damping
+    const forces: ForceEffector[] = [];
+    const g = this.settings.gravity;
+    if (g[0] !== 0 || g[1] !== 0 || g[2] !== 0) forces.push(new Gravity(comps, g));
+    if (comps.some((c) => c.kind === 'body' && c.dynamic)) forces.push(new InertialForces(comps));
+    if (this.pointDamping.some((d) => d !== 0) || this.angularDamping.some((d) => d !== 0)) {
+      forces.push(new ComponentDamping(comps, Float64Array.from(this.pointDamping), Float64Array.from(this.angularDamping)));
+    }
+    forces.push(...this.forces);
+    return new Model({
+      components: comps, markers: this.markers.slice(), forces, settings: { ...this.settings },
+      nq: this.q.length, nu: this.u.length, q0: Float64Array.from(this.q), u0: Float64Array.from(this.u),
+    });
+  }
+}

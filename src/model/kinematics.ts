@@ -1,0 +1,83 @@
+/**
+ * Per-evaluation kinematic cache of the rigid bodies: rotation R_WB, the centre of mass
+ * offset c_W = R_WB c_B and the world inertia about the centre of mass J_W = R_WB J_B R_WBᵀ.
+ * Also the evaluation of point positions and velocities. Owned by one simulation.
+ */
+import type { Model } from './model.js';
+import { type PointRef, POINT_PARTICLE, POINT_BODY } from './points.js';
+import { quatToMat3 } from '../math/quat.js';
+import { mul3, mulABt3 } from '../math/mat3.js';
+import type { Vec3 } from '../math/vec3.js';
+
+export class Kinematics {
+  readonly R: Float64Array;      // (9 · nComponents) R_WB, row-major, for bodies (zeros for particles)
+  readonly cW: Float64Array;     // (3 · nComponents) centre-of-mass offset in world axes
+  readonly JW: Float64Array;     // (9 · nComponents) inertia about the centre of mass in world axes
+  private readonly tmp = new Float64Array(9);
+  private readonly Rb = new Float64Array(9);
+  private readonly Jb = new Float64Array(9);
+
+  constructor(private readonly model: Model) {
+    const n = model.components.length;
+    this.R = new Float64Array(9 * n);
+    this.cW = new Float64Array(3 * n);
+    this.JW = new Float64Array(9 * n);
+  }
+
+  /** refreshes the body caches from positions q */
+  update(q: Float64Array): void {
+    const comps = this.model.components;
+    for (let i = 0; i < comps.length; i++) {
+      const c = comps[i]!;
+      if (c.kind !== 'body') continue;
+      const R = this.Rb;
+      quatToMat3(R, q, c.qOffset + 3);
+      this.R.set(R, 9 * i);
+      const cb = c.com;
+      for (let r = 0; r < 3; r++) this.cW[3 * i + r] = R[3 * r]! * cb[0]! + R[3 * r + 1]! * cb[1]! + R[3 * r + 2]! * cb[2]!;
+      mul3(this.tmp, R, c.inertia);
+      mulABt3(this.Jb, this.tmp, R);
+      this.JW.set(this.Jb, 9 * i);
+    }
+  }
+
+  /** out = world lever arm r = R_WB p_B of a body point (zero for other points) */
+  leverArm(out: Vec3, p: PointRef): Vec3 {
+    if (p.kind !== POINT_BODY) { out[0] = 0; out[1] = 0; out[2] = 0; return out; }
+    const R = this.R, o = 9 * p.component, l = p.local;
+    out[0] = R[o]! * l[0]! + R[o + 1]! * l[1]! + R[o + 2]! * l[2]!;
+    out[1] = R[o + 3]! * l[0]! + R[o + 4]! * l[1]! + R[o + 5]! * l[2]!;
+    out[2] = R[o + 6]! * l[0]! + R[o + 7]! * l[1]! + R[o + 8]! * l[2]!;
+    return out;
+  }
+
+  /** out = world position of a point; r receives its lever arm */
+  position(out: Vec3, p: PointRef, q: Float64Array, r: Vec3): Vec3 {
+    if (p.kind === POINT_PARTICLE) {
+      out[0] = q[p.qOffset]!; out[1] = q[p.qOffset + 1]!; out[2] = q[p.qOffset + 2]!;
+      r[0] = 0; r[1] = 0; r[2] = 0;
+    } else if (p.kind === POINT_BODY) {
+      this.leverArm(r, p);
+      out[0] = q[p.qOffset]! + r[0]!; out[1] = q[p.qOffset + 1]! + r[1]!; out[2] = q[p.qOffset + 2]! + r[2]!;
+    } else {
+      out[0] = p.local[0]!; out[1] = p.local[1]!; out[2] = p.local[2]!;
+      r[0] = 0; r[1] = 0; r[2] = 0;
+    }
+    return out;
+  }
+
+  /** out = world velocity of a point with lever arm r: v + ω × r for body points */
+  velocity(out: Vec3, p: PointRef, u: Float64Array, r: Vec3): Vec3 {
+    if (p.kind === POINT_PARTICLE) {
+      out[0] = u[p.uOffset]!; out[1] = u[p.uOffset + 1]!; out[2] = u[p.uOffset + 2]!;
+    } else if (p.kind === POINT_BODY) {
+      const o = p.uOffset, wx = u[o + 3]!, wy = u[o + 4]!, wz = u[o + 5]!;
+      out[0] = u[o]! + wy * r[2]! - wz * r[1]!;
+      out[1] = u[o + 1]! + wz * r[0]! - wx * r[2]!;
+      out[2] = u[o + 2]! + wx * r[1]! - wy * r[0]!;
+    } else {
+      out[0] = 0; out[1] = 0; out[2] = 0;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * Point references: where a force attaches. A point is a particle, a point fixed on a rigid
+ * body (a marker, or the centre of mass), or a fixed world point. Forces are written against
+ * points; `PointMap` (src/forces/pointMap.ts) maps point forces and their Jacobians exactly onto
+ * the components' generalized forces and blocks.
+ */
+export const POINT_WORLD = 0;
+export const POINT_PARTICLE = 1;
+export const POINT_BODY = 2;
+
+export interface PointRef {
+  readonly kind: 0 | 1 | 2;          // POINT_WORLD, POINT_PARTICLE or POINT_BODY
+  readonly name: string;             // for messages: the marker, particle or "world"
+  readonly component: number;        // component index, −1 for world
+  readonly qOffset: number;          // −1 for world
+  readonly uOffset: number;          // −1 for world
+  readonly block: number;            // solve block, −1 if world or not dynamic
+  readonly local: Float64Array;      // (3) body coordinates (body point) or world position (world point)
+}
