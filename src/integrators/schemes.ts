@@ -1,0 +1,95 @@
+/**
+ * The integrators of 000 §0.9 (with ERRATA A.2), written in velocity increments Δu = u⁺ − u on
+ * the solve blocks. With f = f(q_k, u_k), K = ∂f/∂q, D = ∂f/∂u and M = M(q_k):
+ *
+ *   symplectic Euler  M Δu = h f                                         q⁺ = q ⊕ h u⁺
+ *   implicit Euler    (M − hD − h²K) Δu = h (f + h K u)                  q⁺ = q ⊕ h u⁺
+ *   trapezoidal       (M − (h/2)D − (h²/4)K) Δu = h (f + (h/2) K u)      q⁺ = q ⊕ (h/2)(u + u⁺)
+ *   Bridson-Marino    (M − (h/2)D) Δu½ = (h/2) f                          q⁺ = q ⊕ h u½
+ *                     (M − (h/2)D) Δu = (h/2) (f + f(q⁺, u_k))
+ *
+ * (the implicit-Euler and trapezoidal right-hand sides are the "f̃" forms of §0.9.2-3; A.2's
+ * corrected f̂ is equivalent.) RK4, the accuracy reference, is in rk4.ts.
+ */
+import type { Workspace } from './workspace.js';
+import type { State } from '../model/state.js';
+
+/** scratch vectors of the schemes: s* in the solve layout, v* in the velocity layout */
+export class SchemeScratch {
+  readonly s1: Float64Array; readonly s2: Float64Array; readonly s3: Float64Array; readonly s4: Float64Array;
+  readonly v1: Float64Array;
+  constructor(nSolve: number, nu: number) {
+    this.s1 = new Float64Array(nSolve); this.s2 = new Float64Array(nSolve);
+    this.s3 = new Float64Array(nSolve); this.s4 = new Float64Array(nSolve);
+    this.v1 = new Float64Array(nu);
+  }
+}
+
+export type Scheme = (ws: Workspace, st: State, h: number, s: SchemeScratch) => void;
+
+/** 000 §0.9.1 */
+export const symplecticEuler: Scheme = (ws, st, h, s) => {
+  const { q, u } = st;
+  // forces and mass at the start of the step
+  ws.mass(q);
+  ws.gather(s.s1, ws.fs.forces(q, u));
+  // M Δu = h f
+  ws.factor(0, 0);
+  for (let i = 0; i < s.s1.length; i++) s.s1[i] = h * s.s1[i]!;
+  ws.solveWith(s.s1, s.s2);
+  // u⁺ = u + Δu, then q⁺ = q ⊕ h u⁺
+  ws.scatterAdd(u, s.s2, 1);
+  ws.advance(q, u, h);
+};
+
+/** the linearly implicit steps of 000 §0.9.2 (θ = 1) and §0.9.3 (θ = ½) */
+function linearlyImplicit(theta: number): Scheme {
+  return (ws, st, h, s) => {
+    const { q, u } = st;
+    // forces, Jacobians and mass at the start of the step
+    ws.mass(q);
+    ws.gather(s.s1, ws.fs.forces(q, u));
+    ws.fs.jacobians(q, u);
+    ws.factor(theta * h, theta * theta * h * h);
+    // rhs = h (f + θ h K u)
+    ws.gather(s.s3, u);
+    ws.mulK(s.s4, s.s3);
+    for (let i = 0; i < s.s1.length; i++) s.s1[i] = h * (s.s1[i]! + theta * h * s.s4[i]!);
+    ws.solveWith(s.s1, s.s2);
+    // u⁺ = u + Δu; q⁺ = q ⊕ h((1−θ) u + θ u⁺)
+    if (theta === 1) {
+      ws.scatterAdd(u, s.s2, 1);
+      ws.advance(q, u, h);
+    } else {
+      s.v1.set(u);
+      ws.scatterAdd(s.v1, s.s2, theta);
+      ws.scatterAdd(u, s.s2, 1);
+      ws.advance(q, s.v1, h);
+    }
+  };
+}
+
+export const implicitEuler: Scheme = linearlyImplicit(1);
+export const trapezoidal: Scheme = linearlyImplicit(0.5);
+
+/** 000 §0.9.4: two solves with M − (h/2)D; the position Jacobian is not used */
+export const bridsonMarino: Scheme = (ws, st, h, s) => {
+  const { q, u } = st;
+  // forces, velocity Jacobian and mass at the start of the step
+  ws.mass(q);
+  ws.gather(s.s1, ws.fs.forces(q, u));
+  ws.fs.jacobians(q, u);
+  ws.factor(0.5 * h, 0);
+  // half-step velocity: (M − (h/2)D) Δu½ = (h/2) f_k
+  for (let i = 0; i < s.s1.length; i++) s.s3[i] = 0.5 * h * s.s1[i]!;
+  ws.solveWith(s.s3, s.s2);
+  // q⁺ = q ⊕ h u½
+  s.v1.set(u);
+  ws.scatterAdd(s.v1, s.s2, 1);
+  ws.advance(q, s.v1, h);
+  // f′ = f(q⁺, u_k); (M − (h/2)D) Δu = (h/2)(f_k + f′)
+  ws.gather(s.s4, ws.fs.forces(q, u));
+  for (let i = 0; i < s.s1.length; i++) s.s3[i] = 0.5 * h * (s.s1[i]! + s.s4[i]!);
+  ws.solveWith(s.s3, s.s2);
+  ws.scatterAdd(u, s.s2, 1);
+};

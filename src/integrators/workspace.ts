@@ -1,0 +1,143 @@
+/**
+ * The step workspace: the operations the integrators of 000 §0.9 are written in.
+ *
+ *   forces(q, u)          stage 4: f, and on request K = ∂f/∂q, D = ∂f/∂u
+ *   mass(q)               the block-diagonal mass matrix M(q) (000 §0.1 rotated to world)
+ *   solve(a₀, a₁, rhs)    stages 6-7: (M − a₀D − a₁K) Δu = rhs on the solve blocks
+ *   advance(q, u, h)      stage 8: q ← q ⊕ h u, rotations by the exponential map (001 eq. 20-21)
+ *
+ * Vectors in the "solve layout" (length nSolve) hold the dynamic components only; the velocity
+ * layout (length nu) holds all components. Everything is preallocated here; one per simulation.
+ */
+import type { Model } from '../model/model.js';
+import { ForceSystem } from '../assembly/forceSystem.js';
+import { BlockMatrix } from '../assembly/blockSparse.js';
+import { StepSolver, type StepSolverOptions, type SolveReport } from '../solvers/stepSolver.js';
+import { quatIntegrateWorld } from '../math/quat.js';
+import { spatialInertia, spatialScratch } from '../math/spatial.js';
+
+export class Workspace {
+  readonly fs: ForceSystem;
+  readonly M: BlockMatrix;              // mass matrix M(q)
+  readonly A: Float64Array;             // (nnz) values of the step matrix M − a₀D − a₁K
+  readonly solver: StepSolver;
+  readonly slotDiag: Int32Array;        // (nBlocks) slot of each diagonal block
+  private readonly M6 = new Float64Array(36);
+  private readonly sp = spatialScratch();
+  private readonly c3 = new Float64Array(3);
+  private readonly J9 = new Float64Array(9);
+  private readonly qtmp = new Float64Array(4);
+  // statistics of the last solves (for reports and warnings)
+  maxResidual = 0;
+  unconverged = 0;
+  inertiaWarnings = 0;
+  lastInertia: string | null = null;
+
+  constructor(readonly model: Model, opts: StepSolverOptions = {}) {
+    this.fs = new ForceSystem(model);
+    this.M = new BlockMatrix(this.fs.layout);
+    this.A = new Float64Array(this.fs.layout.nnz);
+    this.solver = new StepSolver(opts);
+    this.slotDiag = Int32Array.from({ length: model.blockSize.length }, (_, b) => this.fs.pattern.find(b, b));
+  }
+
+  /** M ← M(q): m I for particles, the world spatial inertia about the origin for bodies */
+  mass(q: Float64Array): void {
+    const M = this.M, kin = this.fs.kin, model = this.model;
+    kin.update(q);
+    M.zero();
+    for (let b = 0; b < model.blockComponent.length; b++) {
+      const c = model.components[model.blockComponent[b]!]!, s = this.slotDiag[b]!;
+      if (c.kind === 'particle') { M.addDiag3(s, 0, 0, c.mass); continue; }
+      for (let k = 0; k < 3; k++) this.c3[k] = kin.cW[3 * c.index + k]!;
+      for (let k = 0; k < 9; k++) this.J9[k] = kin.JW[9 * c.index + k]!;
+      spatialInertia(this.M6, c.mass, this.c3, this.J9, this.sp);
+      M.addDense(s, this.M6, 6, 6, 1);
+    }
+  }
+
+  /**
+   * Factors M − a₀D − a₁K (M from the last `mass`, K and D from the last `forces` with
+   * jacobians) for the following `solveWith` calls.
+   */
+  factor(a0: number, a1: number): void {
+    const A = this.A, M = this.M.values, K = this.fs.K.values, D = this.fs.D.values;
+    if (a0 === 0 && a1 === 0) A.set(M);
+    else for (let k = 0; k < A.length; k++) A[k] = M[k]! - a0 * D[k]! - a1 * K[k]!;
+    const msg = this.solver.factor(this.fs.layout, A);
+    if (msg) { this.inertiaWarnings++; this.lastInertia = msg; }
+  }
+
+  /** x ← A⁻¹ rhs with the last factorization (solve layout) */
+  solveWith(rhs: Float64Array, x: Float64Array): SolveReport {
+    const rep = this.solver.solve(rhs, x);
+    if (rep.residual > this.maxResidual) this.maxResidual = rep.residual;
+    if (!rep.converged) this.unconverged++;
+    return rep;
+  }
+
+  /** out (solve layout) ← v (velocity layout) */
+  gather(out: Float64Array, v: Float64Array): Float64Array {
+    const m = this.model;
+    for (let b = 0; b < m.blockComponent.length; b++) {
+      const o = m.components[m.blockComponent[b]!]!.uOffset, s = m.blockStart[b]!, n = m.blockSize[b]!;
+      for (let k = 0; k < n; k++) out[s + k] = v[o + k]!;
+    }
+    return out;
+  }
+
+  /** v (velocity layout) += s · x (solve layout) */
+  scatterAdd(v: Float64Array, x: Float64Array, s: number): void {
+    const m = this.model;
+    for (let b = 0; b < m.blockComponent.length; b++) {
+      const o = m.components[m.blockComponent[b]!]!.uOffset, st = m.blockStart[b]!, n = m.blockSize[b]!;
+      for (let k = 0; k < n; k++) v[o + k] = v[o + k]! + s * x[st + k]!;
+    }
+  }
+
+  /** out (solve layout) = K x or D x with x in the velocity layout gathered */
+  mulK(out: Float64Array, x: Float64Array): void { this.mulBlock(out, this.fs.K.values, x); }
+  mulD(out: Float64Array, x: Float64Array): void { this.mulBlock(out, this.fs.D.values, x); }
+  mulM(out: Float64Array, x: Float64Array): void { this.mulBlock(out, this.M.values, x); }
+  private mulBlock(out: Float64Array, values: Float64Array, x: Float64Array): void {
+    const L = this.fs.layout;
+    out.fill(0);
+    for (let j = 0; j < L.n; j++) {
+      const xj = x[j]!;
+      if (xj === 0) continue;
+      for (let p = L.colPtr[j]!; p < L.colPtr[j + 1]!; p++) out[L.rowIdx[p]!] = out[L.rowIdx[p]!]! + values[p]! * xj;
+    }
+  }
+
+  /**
+   * q ← q ⊕ h u for every component (non-dynamic ones move with their own, constant, velocity):
+   * translation by h v and rotation by exp(h ω / 2) ⋆ q.
+   */
+  advance(q: Float64Array, u: Float64Array, h: number): void {
+    for (const c of this.model.components) {
+      const qo = c.qOffset, uo = c.uOffset;
+      q[qo] = q[qo]! + h * u[uo]!; q[qo + 1] = q[qo + 1]! + h * u[uo + 1]!; q[qo + 2] = q[qo + 2]! + h * u[uo + 2]!;
+      if (c.kind === 'body') quatIntegrateWorld(q, qo + 3, u[uo + 3]!, u[uo + 4]!, u[uo + 5]!, h, this.qtmp);
+    }
+  }
+
+  /** kinetic energy ½ uᵀ M(q) u = Σ ½ m |v_com|² + ½ ωᵀ J_W ω */
+  kineticEnergy(q: Float64Array, u: Float64Array): number {
+    const kin = this.fs.kin;
+    kin.update(q);
+    let T = 0;
+    for (const c of this.model.components) {
+      const o = c.uOffset;
+      if (c.kind === 'particle') { T += 0.5 * c.mass * (u[o]! ** 2 + u[o + 1]! ** 2 + u[o + 2]! ** 2); continue; }
+      const i = c.index, cx = kin.cW[3 * i]!, cy = kin.cW[3 * i + 1]!, cz = kin.cW[3 * i + 2]!;
+      const wx = u[o + 3]!, wy = u[o + 4]!, wz = u[o + 5]!;
+      const vx = u[o]! + wy * cz - wz * cy, vy = u[o + 1]! + wz * cx - wx * cz, vz = u[o + 2]! + wx * cy - wy * cx;
+      const J = kin.JW, j = 9 * i;
+      const Jwx = J[j]! * wx + J[j + 1]! * wy + J[j + 2]! * wz;
+      const Jwy = J[j + 3]! * wx + J[j + 4]! * wy + J[j + 5]! * wz;
+      const Jwz = J[j + 6]! * wx + J[j + 7]! * wy + J[j + 8]! * wz;
+      T += 0.5 * c.mass * (vx * vx + vy * vy + vz * vz) + 0.5 * (wx * Jwx + wy * Jwy + wz * Jwz);
+    }
+    return T;
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * A simulation: an immutable Model, its mutable State, and the Workspace that steps it.
+ * `step()` reads as the list of named stages of docs/ARCHITECTURE.md. Two simulations never
+ * share mutable data, so they can step side by side.
+ */
+import type { Model } from './model/model.js';
+import { State, type Checkpoint } from './model/state.js';
+import { DivergenceError } from './model/errors.js';
+import { Workspace } from './integrators/workspace.js';
+import { SchemeScratch, symplecticEuler, implicitEuler, trapezoidal, bridsonMarino, type Scheme } from './integrators/schemes.js';
+import { Rk4Scratch, rk4 } from './integrators/rk4.js';
+import type { IntegratorName } from './integrators/names.js';
+import type { StepSolverOptions } from './solvers/stepSolver.js';
+
+export interface SimulationOptions {
+  /** overrides the model's integrator */
+  integrator?: IntegratorName;
+  /** overrides the model's step size (s) */
+  step?: number;
+  /** linear-solver options (ordering, refinement) */
+  solver?: StepSolverOptions;
+}
+
+export interface Energy { kinetic: number; potential: number; total: number }
+
+export class Simulation {
+  readonly state: State;
+  readonly ws: Workspace;
+  readonly integrator: IntegratorName;
+  readonly h: number;
+  private readonly scheme: (st: State, h: number) => void;
+
+  constructor(readonly model: Model, opts: SimulationOptions = {}) {
+    this.integrator = opts.integrator ?? model.settings.integrator;
+    this.h = opts.step ?? model.settings.step;
+    if (!(this.h > 0) || !Number.isFinite(this.h)) throw new Error(`step must be positive (got ${this.h})`);
+    this.state = new State(model);
+    this.ws = new Workspace(model, opts.solver);
+    this.scheme = this.makeScheme(this.integrator);
+  }
+
+  private makeScheme(name: IntegratorName): (st: State, h: number) => void {
+    if (name === 'rk4') {
+      const s = new Rk4Scratch(this.model.nq, this.model.nu, this.model.nSolve);
+      return (st, h) => rk4(this.ws, st, h, s);
+    }
+    const table: Record<Exclude<IntegratorName, 'rk4'>, Scheme> = {
+      'symplectic-euler': symplecticEuler, 'implicit-euler': implicitEuler, trapezoidal, 'bridson-marino': bridsonMarino,
+    };
+    const scheme = table[name], s = new SchemeScratch(this.model.nSolve, this.model.nu);
+    return (st, h) => scheme(this.ws, st, h, s);
+  }
+
+  /** advances the state by one step h; throws DivergenceError on a non-finite state */
+  step(): void {
+    const st = this.state, h = this.h;
+    // 1. drive: parametric components take their prescribed motion (none yet)
+    // 2. attach: attached components follow their masters (none yet)
+    // 3. collide: contacts (none yet)
+    // 4-8. forces, constraints, assemble, solve, advance: the integrator (000 §0.9)
+    this.scheme(st, h);
+    // 9. stabilize: project onto the constraints (none yet)
+    // 10. report: time and divergence
+    st.t += h;
+    st.step++;
+    this.checkFinite();
+  }
+
+  /** runs n steps, calling `each` after every step */
+  steps(n: number, each?: (sim: Simulation) => void): void {
+    for (let i = 0; i < n; i++) { this.step(); if (each) each(this); }
+  }
+
+  /** the first component with a non-finite position or velocity, reported as a DivergenceError */
+  private checkFinite(): void {
+    const { q, u } = this.state;
+    let ok = true;
+    for (let i = 0; i < q.length && ok; i++) ok = Number.isFinite(q[i]);
+    for (let i = 0; i < u.length && ok; i++) ok = Number.isFinite(u[i]);
+    if (ok) return;
+    for (const c of this.model.components) {
+      const nq = c.kind === 'body' ? 7 : 3, nu = c.kind === 'body' ? 6 : 3;
+      for (let k = 0; k < nq; k++) if (!Number.isFinite(q[c.qOffset + k])) throw new DivergenceError(this.state.step, this.state.t, `${c.kind} "${c.name}"`, 'position became non-finite');
+      for (let k = 0; k < nu; k++) if (!Number.isFinite(u[c.uOffset + k])) throw new DivergenceError(this.state.step, this.state.t, `${c.kind} "${c.name}"`, 'velocity became non-finite');
+    }
+  }
+
+  energy(): Energy {
+    const { q, u } = this.state;
+    const kinetic = this.ws.kineticEnergy(q, u);
+    const potential = this.ws.fs.potentialEnergy(q, u);
+    return { kinetic, potential, total: kinetic + potential };
+  }
+
+  checkpoint(): Checkpoint { return this.state.checkpoint(); }
+  restore(c: Checkpoint): void { this.state.restore(c); }
+
+  /** solver health since the start: worst refinement residual, unconverged solves, inertia warnings */
+  get diagnostics(): { maxResidual: number; unconverged: number; inertiaWarnings: number; lastInertia: string | null } {
+    const w = this.ws;
+    return { maxResidual: w.maxResidual, unconverged: w.unconverged, inertiaWarnings: w.inertiaWarnings, lastInertia: w.lastInertia };
+  }
+}
