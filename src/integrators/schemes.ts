@@ -10,6 +10,13 @@
  *
  * (the implicit-Euler and trapezoidal right-hand sides are the "f̃" forms of §0.9.2-3; A.2's
  * corrected f̂ is equivalent.) RK4, the accuracy reference, is in rk4.ts.
+ *
+ * Rigid bodies: M(q) turns with the body (000 §0.23). For the second-order schemes K includes
+ * the mass-variation term −∂(M a)/∂q at a = M⁻¹f (Workspace.addMassVariation), and
+ * Bridson-Marino's second force is M(q_k) M(q⁺)⁻¹ f(q⁺, u_k); without them both drop to first
+ * order on spinning bodies. Implicit Euler keeps M frozen at q_k and omits the term: measured on
+ * free spinning bodies, that version always dissipates energy while the exact linearization
+ * gains up to 70% in 20 s at large steps (docs/integrators.md).
  */
 import type { Workspace } from './workspace.js';
 import type { State } from '../model/state.js';
@@ -50,6 +57,8 @@ function linearlyImplicit(theta: number): Scheme {
     ws.mass(q);
     ws.gather(s.s1, ws.fs.forces(q, u));
     ws.fs.jacobians(q, u);
+    // second order only: K −= ∂(M a)/∂q at a = M⁻¹ f (the mass variation)
+    if (theta !== 1) { ws.massInverse(s.s2, s.s1); ws.addMassVariation(s.s2); }
     ws.factor(theta * h, theta * theta * h * h);
     // rhs = h (f + θ h K u)
     ws.gather(s.s3, u);
@@ -87,8 +96,11 @@ export const bridsonMarino: Scheme = (ws, st, h, s) => {
   s.v1.set(u);
   ws.scatterAdd(s.v1, s.s2, 1);
   ws.advance(q, s.v1, h);
-  // f′ = f(q⁺, u_k); (M − (h/2)D) Δu = (h/2)(f_k + f′)
+  // f′ = M(q_k) M(q⁺)⁻¹ f(q⁺, u_k); (M − (h/2)D) Δu = (h/2)(f_k + f′)
   ws.gather(s.s4, ws.fs.forces(q, u));
+  ws.massInverse(s.s4, s.s4);
+  ws.mulM(s.s2, s.s4);
+  s.s4.set(s.s2);
   for (let i = 0; i < s.s1.length; i++) s.s3[i] = 0.5 * h * (s.s1[i]! + s.s4[i]!);
   ws.solveWith(s.s3, s.s2);
   ws.scatterAdd(u, s.s2, 1);

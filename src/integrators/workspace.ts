@@ -14,7 +14,8 @@ import { ForceSystem } from '../assembly/forceSystem.js';
 import { BlockMatrix } from '../assembly/blockSparse.js';
 import { StepSolver, type StepSolverOptions, type SolveReport } from '../solvers/stepSolver.js';
 import { quatIntegrateWorld } from '../math/quat.js';
-import { spatialInertia, spatialScratch } from '../math/spatial.js';
+import { spatialInertia, spatialInertiaInverse, spatialScratch } from '../math/spatial.js';
+import { skew, mul3 } from '../math/mat3.js';
 
 export class Workspace {
   readonly fs: ForceSystem;
@@ -27,6 +28,12 @@ export class Workspace {
   private readonly c3 = new Float64Array(3);
   private readonly J9 = new Float64Array(9);
   private readonly qtmp = new Float64Array(4);
+  private readonly a6 = new Float64Array(6);
+  private readonly S1 = new Float64Array(9);
+  private readonly S2 = new Float64Array(9);
+  private readonly S3 = new Float64Array(9);
+  private readonly T3 = new Float64Array(9);
+  private readonly v3 = new Float64Array(3);
   // statistics of the last solves (for reports and warnings)
   maxResidual = 0;
   unconverged = 0;
@@ -53,6 +60,71 @@ export class Workspace {
       for (let k = 0; k < 9; k++) this.J9[k] = kin.JW[9 * c.index + k]!;
       spatialInertia(this.M6, c.mass, this.c3, this.J9, this.sp);
       M.addDense(s, this.M6, 6, 6, 1);
+    }
+  }
+
+  /**
+   * out ← M(q)⁻¹ f on the solve blocks, with the closed-form inverse of 000 §0.1 per body, for
+   * the q of the last kinematics update (forces or mass). out may alias f.
+   */
+  massInverse(out: Float64Array, f: Float64Array): void {
+    const model = this.model, kin = this.fs.kin;
+    for (let b = 0; b < model.blockComponent.length; b++) {
+      const c = model.components[model.blockComponent[b]!]!, s = model.blockStart[b]!;
+      if (c.kind === 'particle') { for (let k = 0; k < 3; k++) out[s + k] = f[s + k]! / c.mass; continue; }
+      for (let k = 0; k < 3; k++) this.c3[k] = kin.cW[3 * c.index + k]!;
+      for (let k = 0; k < 9; k++) this.J9[k] = kin.JW[9 * c.index + k]!;
+      spatialInertiaInverse(this.M6, c.mass, this.c3, this.J9, this.sp);
+      for (let i = 0; i < 6; i++) {
+        let acc = 0;
+        for (let j = 0; j < 6; j++) acc += this.M6[6 * i + j]! * f[s + j]!;
+        this.a6[i] = acc;
+      }
+      for (let i = 0; i < 6; i++) out[s + i] = this.a6[i]!;
+    }
+  }
+
+  /**
+   * K ← K − ∂(M(q) a)/∂q at fixed a = M⁻¹f (solve layout), the mass-variation term of 000 §0.23:
+   * with δc = −[c]δθ and δJ = [δθ]J − J[δθ],
+   *   ∂(M a)/∂θ = ( −m[a_ω][c] ;  m[a_v][c] − [J a_ω] + J[a_ω] − m([c × a_ω][c] + [c][a_ω][c]) ).
+   * With it, K is the exact Jacobian of M(q_k) M(q)⁻¹ f(q, u), so the trapezoidal rule stays
+   * second order for rigid bodies whose world inertia turns with them.
+   */
+  addMassVariation(a: Float64Array): void {
+    const model = this.model, kin = this.fs.kin, K = this.fs.K;
+    for (let b = 0; b < model.blockComponent.length; b++) {
+      const c = model.components[model.blockComponent[b]!]!, s = model.blockStart[b]!, slot = this.slotDiag[b]!;
+      if (c.kind !== 'body') continue;
+      const m = c.mass;
+      for (let k = 0; k < 3; k++) this.c3[k] = kin.cW[3 * c.index + k]!;
+      for (let k = 0; k < 9; k++) this.J9[k] = kin.JW[9 * c.index + k]!;
+      skew(this.S1, this.c3);
+      for (let k = 0; k < 3; k++) this.v3[k] = a[s + 3 + k]!;
+      skew(this.S2, this.v3);                                   // [a_ω]
+      // rows v: K_vθ −= −m[a_ω][c]
+      mul3(this.T3, this.S2, this.S1);
+      K.add3(slot, 0, 3, this.T3, m);
+      // rows ω: −(m[a_v][c] − [J a_ω] + J[a_ω] − m([c × a_ω][c] + [c][a_ω][c]))
+      mul3(this.S3, this.J9, this.S2);                          // J[a_ω]
+      K.add3(slot, 3, 3, this.S3, -1);
+      mul3(this.S3, this.S1, this.T3);                          // [c][a_ω][c]
+      K.add3(slot, 3, 3, this.S3, m);
+      const ax = this.v3[0]!, ay = this.v3[1]!, az = this.v3[2]!;
+      const cx = this.c3[0]!, cy = this.c3[1]!, cz = this.c3[2]!;
+      this.v3[0] = this.J9[0]! * ax + this.J9[1]! * ay + this.J9[2]! * az;
+      this.v3[1] = this.J9[3]! * ax + this.J9[4]! * ay + this.J9[5]! * az;
+      this.v3[2] = this.J9[6]! * ax + this.J9[7]! * ay + this.J9[8]! * az;
+      skew(this.S3, this.v3);                                   // [J a_ω]
+      K.add3(slot, 3, 3, this.S3, 1);
+      this.v3[0] = cy * az - cz * ay; this.v3[1] = cz * ax - cx * az; this.v3[2] = cx * ay - cy * ax;
+      skew(this.S2, this.v3);                                   // [c × a_ω]
+      mul3(this.S3, this.S2, this.S1);
+      K.add3(slot, 3, 3, this.S3, m);
+      for (let k = 0; k < 3; k++) this.v3[k] = a[s + k]!;
+      skew(this.S2, this.v3);                                   // [a_v]
+      mul3(this.S3, this.S2, this.S1);
+      K.add3(slot, 3, 3, this.S3, -m);
     }
   }
 
