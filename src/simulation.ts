@@ -6,7 +6,7 @@
 import type { Model } from './model/model.js';
 import { State, type Checkpoint } from './model/state.js';
 import { DivergenceError } from './model/errors.js';
-import { Workspace } from './integrators/workspace.js';
+import { Workspace, NonFiniteError } from './integrators/workspace.js';
 import { SchemeScratch, symplecticEuler, implicitEuler, trapezoidal, bridsonMarino, type Scheme } from './integrators/schemes.js';
 import { Rk4Scratch, rk4 } from './integrators/rk4.js';
 import type { IntegratorName } from './integrators/names.js';
@@ -58,7 +58,12 @@ export class Simulation {
     // 2. attach: attached components follow their masters (none yet)
     // 3. collide: contacts (none yet)
     // 4-8. forces, constraints, assemble, solve, advance: the integrator (000 §0.9)
-    this.scheme(st, h);
+    try {
+      this.scheme(st, h);
+    } catch (e) {
+      if (e instanceof NonFiniteError) throw new DivergenceError(st.step + 1, st.t + h, e.component, e.detail);
+      throw e;
+    }
     // 9. stabilize: project onto the constraints (none yet)
     // 10. report: time and divergence
     st.t += h;

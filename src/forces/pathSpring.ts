@@ -29,7 +29,7 @@ const MIN_SEGMENT = 1e-12;
 export class PathSpring implements ForceEffector {
   readonly n: number;                    // number of segments
   private readonly active: Uint8Array;   // (n) 1 if the segment adds to L
-  private slots = new Int32Array(0);     // ((n+1)²) slot of point pair (i, j), −1 if either is not solved
+  private slots: Int32Array = new Int32Array(0);    // ((n+1)²) slot of point pair (i, j), −1 if either is not solved
   // per-evaluation scratch (sizes in comments)
   private readonly X: Float64Array;      // (3(n+1)) positions
   private readonly Rl: Float64Array;     // (3(n+1)) lever arms

@@ -17,6 +17,11 @@ import { quatIntegrateWorld } from '../math/quat.js';
 import { spatialInertia, spatialInertiaInverse, spatialScratch } from '../math/spatial.js';
 import { skew, mul3 } from '../math/mat3.js';
 
+/** raised inside a step; Simulation.step turns it into a DivergenceError with the step number */
+export class NonFiniteError extends Error {
+  constructor(readonly component: string, readonly detail: string) { super(`${component}: ${detail}`); }
+}
+
 export class Workspace {
   readonly fs: ForceSystem;
   readonly M: BlockMatrix;              // mass matrix M(q)
@@ -140,12 +145,32 @@ export class Workspace {
     if (msg) { this.inertiaWarnings++; this.lastInertia = msg; }
   }
 
-  /** x ← A⁻¹ rhs with the last factorization (solve layout) */
+  /**
+   * x ← A⁻¹ rhs with the last factorization (solve layout). A non-finite right-hand side or
+   * step matrix throws a `NonFiniteError` naming the first component concerned, so a blow-up is
+   * never swallowed by the solver.
+   */
   solveWith(rhs: Float64Array, x: Float64Array): SolveReport {
     const rep = this.solver.solve(rhs, x);
+    if (!Number.isFinite(rep.residual)) this.reportNonFinite(rhs);
     if (rep.residual > this.maxResidual) this.maxResidual = rep.residual;
     if (!rep.converged) this.unconverged++;
     return rep;
+  }
+
+  /** throws a NonFiniteError for the first component whose force or step-matrix column is not finite */
+  private reportNonFinite(rhs: Float64Array): never {
+    const m = this.model, L = this.fs.layout;
+    for (let b = 0; b < m.blockComponent.length; b++) {
+      const c = m.components[m.blockComponent[b]!]!;
+      for (let k = m.blockStart[b]!; k < m.blockStart[b + 1]!; k++) {
+        if (!Number.isFinite(rhs[k])) throw new NonFiniteError(`${c.kind} "${c.name}"`, 'its force became non-finite');
+        for (let p = L.colPtr[k]!; p < L.colPtr[k + 1]!; p++) {
+          if (!Number.isFinite(this.A[p])) throw new NonFiniteError(`${c.kind} "${c.name}"`, 'its stiffness or damping became non-finite');
+        }
+      }
+    }
+    throw new NonFiniteError('step matrix', 'the linear solve produced a non-finite result');
   }
 
   /** out (solve layout) ← v (velocity layout) */

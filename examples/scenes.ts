@@ -1,0 +1,65 @@
+/**
+ * Programmatic scene builders shared by the tests, the benchmarks and the example files.
+ */
+import { ModelBuilder } from '../src/model/builder.js';
+import { AxialSpring } from '../src/forces/pathSpring.js';
+import { LinearMaterial } from '../src/forces/materials.js';
+import type { Model } from '../src/model/model.js';
+import type { IntegratorName } from '../src/integrators/names.js';
+
+export interface ClothOptions {
+  /** particles per side (N×N) */
+  n: number;
+  /** side length (m), default 1 */
+  size?: number;
+  /** total mass (kg), default 1 */
+  mass?: number;
+  /** stiffness of the structural springs (N/m), default 5000; shear springs get half */
+  stiffness?: number;
+  /** spring damping (N·s/m), default 0 */
+  damping?: number;
+  integrator?: IntegratorName;
+  step?: number;
+}
+
+/**
+ * A square cloth of N×N particles in the horizontal plane z = 0, held at its two corners of
+ * the edge y = 0 (non-dynamic particles), with structural springs along rows and columns and
+ * shear springs along both diagonals, all at rest length. Gravity −9.81 along z.
+ */
+export function clothModel(o: ClothOptions): Model {
+  const n = o.n, size = o.size ?? 1, dx = size / (n - 1), m = (o.mass ?? 1) / (n * n);
+  const k = o.stiffness ?? 5000, d = o.damping ?? 0;
+  const b = new ModelBuilder();
+  b.settings.integrator = o.integrator ?? 'implicit-euler';
+  b.settings.step = o.step ?? 0.01;
+  const name = (i: number, j: number) => `p${i}_${j}`;
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
+    const pinned = j === 0 && (i === 0 || i === n - 1);
+    b.addParticle({ name: name(i, j), mass: m, position: [i * dx, j * dx, 0], dynamic: !pinned });
+  }
+  const spring = (a: string, c: string, kk: number, rest: number) =>
+    b.addForce(new AxialSpring(`${a}-${c}`, b.point(a), b.point(c), new LinearMaterial(kk, d), rest));
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
+    if (i + 1 < n) spring(name(i, j), name(i + 1, j), k, dx);
+    if (j + 1 < n) spring(name(i, j), name(i, j + 1), k, dx);
+    if (i + 1 < n && j + 1 < n) {
+      spring(name(i, j), name(i + 1, j + 1), k / 2, dx * Math.SQRT2);
+      spring(name(i + 1, j), name(i, j + 1), k / 2, dx * Math.SQRT2);
+    }
+  }
+  return b.build();
+}
+
+/** a chain of n particles hanging from a world point by linear springs */
+export function chainModel(n: number, o: { stiffness?: number; damping?: number; integrator?: IntegratorName; step?: number } = {}): Model {
+  const b = new ModelBuilder();
+  b.settings.integrator = o.integrator ?? 'implicit-euler';
+  b.settings.step = o.step ?? 0.005;
+  const L = 0.1;
+  for (let i = 0; i < n; i++) b.addParticle({ name: `p${i}`, mass: 0.05, position: [(i + 1) * L, 0, 0] });
+  const mat = new LinearMaterial(o.stiffness ?? 200, o.damping ?? 0.05);
+  b.addForce(new AxialSpring('s0', b.worldPoint([0, 0, 0]), b.point('p0'), mat, L));
+  for (let i = 1; i < n; i++) b.addForce(new AxialSpring(`s${i}`, b.point(`p${i - 1}`), b.point(`p${i}`), mat, L));
+  return b.build();
+}
