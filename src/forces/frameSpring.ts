@@ -1,0 +1,324 @@
+/**
+ * Frame springs (6-DOF bushings), 000 §0.22 with ERRATA A.9, written directly in the engine's
+ * world convention (the "world left perturbation" form of §0.22.3).
+ *
+ * Frame 1 is rigidly attached to body A (or the world), frame 2 to body B (or the world):
+ * X_1A = (R_1A, p_1), X_2B = (R_2B, p_2) in body coordinates. In world, with R_A the body → world
+ * rotation of A (R_A = I and x_A = 0 for the world side):
+ *
+ *   r_1 = R_A p_1,  x_1 = x_A + r_1,  R_1W = R_A R_1A,  ẋ_1 = v_A + ω_A × r_1,  ω_1 = ω_A  (0.41-0.42)
+ *
+ * and likewise for frame 2 on B. With R_21 = R_1Wᵀ R_2W = exp([φu]) (φu in frame-1 axes), its
+ * world-axis rotation vector is w = R_1W φu = log(R_2W R_1Wᵀ), φ = |w| ∈ [0, π]. The forces of
+ * (0.37)-(0.40), rotated to world, are the force and torque on frame 1
+ *
+ *   F = k_t (x_2 − x_1) + d_t (ẋ_2 − ẋ_1),    T = k_r w + d_r (ω_B − ω_A),
+ *
+ * and −F, −T on frame 2 (τ_2k = −k_r R_12 φu is −T in frame-2 axes since R_12 u = u). Moved to
+ * each body's origin, the generalized forces are
+ *
+ *   f_A = (F, r_1 × F + T),    f_B = (−F, −r_2 × F − T).
+ *
+ * Newton's third law: the total force is 0 and the total moment about the world origin is
+ * (x_1 − x_2) × F, which vanishes for the stiffness part (F ∥ x_2 − x_1), not for d_t: the
+ * translational damping of (0.38) also damps ẋ_2 − ẋ_1 = ω × (x_2 − x_1) of a rigidly spinning
+ * pair (a drag on rigid rotation when the spring is stretched). The d_r part is balanced.
+ * Potential energy V = ½ k_t |x_2 − x_1|² + ½ k_r φ²; (F, T) of the stiffness part is −∂V/∂(x, θ).
+ *
+ * The U matrix of (0.45): d(φu)/dt = U ω for ω of frame 2 relative to 1 in frame-1 axes. With
+ * [u]² = uuᵀ − I and a = (φ/2) cot(φ/2),
+ *
+ *   U = ½(φ cot(φ/2) I + (2 − φ cot(φ/2)) uuᵀ − φ[u]) = a I − ½[φu] + c (φu)(φu)ᵀ,  c = (1 − a)/φ²,
+ *
+ * which is the inverse left Jacobian of SO(3), J_l⁻¹(φu); its world form is ᵂU = R_1W U R_1Wᵀ,
+ * the same expression in w. Near φ = 0 we use the series a = 1 − φ²/12 − φ⁴/720 − φ⁶/30240,
+ * c = 1/12 + φ²/720 + φ⁴/30240 (U → I at φ = 0). Under world left perturbations
+ * R_A ← exp([δθ_A]) R_A, R_B ← exp([δθ_B]) R_B the relative rotation becomes
+ * exp([δθ_B]) exp([w]) exp(−[δθ_A]), so δw = ᵂU δθ_B − ᵂUᵀ δθ_A (J_r⁻¹ = J_l⁻¹ᵀ).
+ *
+ * Near φ = π: U stays finite (a → 0, c → 1/π²), but the log map switches branch at φ = π
+ * (w → −w): past a half turn the spring pulls the shorter way round, so the torque k_r w is
+ * discontinuous there (the energy ½ k_r φ² is continuous, with a ridge at φ = π) and the
+ * Jacobian is one-sided exactly at φ = π. Bushings are meant for small relative rotations.
+ *
+ * World Jacobians (§0.22.3: the final ᵂJ_p, ERRATA A.9, and ᵂJ_v), with δr_s = −[r_s] δθ_s and the world
+ * velocities held fixed (so δẋ_1 = −[ω_A][r_1] δθ_A):
+ *
+ *   ∂F/∂x_A = −k_t I,   ∂F/∂θ_A = k_t[r_1] + d_t[ω_A][r_1],   ∂T/∂θ_A = −k_r ᵂUᵀ
+ *   ∂F/∂x_B = +k_t I,   ∂F/∂θ_B = −k_t[r_2] − d_t[ω_B][r_2],  ∂T/∂θ_B = +k_r ᵂU
+ *   ∂F/∂v_A = −d_t I,   ∂F/∂ω_A = d_t[r_1],   ∂T/∂ω_A = −d_r I   (and the opposite for B)
+ *
+ * Body s ∈ {A, B} with sign σ_A = +1, σ_B = −1 gets rows σ_s (∂F, [r_s] ∂F + ∂T), plus its own
+ * lever-arm term σ_s [F][r_s] in K_θθ (δ(r_s × F) ∋ δr_s × F). Written out, this is the
+ * ᵂJ_p of §0.22.3, e.g. K_θAθA = [r_1]J_01 − k_r ᵂUᵀ + [ᵂf_1][r_1], K_θBθA = [r_2]J_21 + k_r ᵂUᵀ,
+ * K_θBθB = [r_2]J_23 − k_r ᵂU + [ᵂf_2][r_2], and the ᵂJ_v that follows (0.58):
+ *
+ *   D_AA = [[−d_t I, d_t[r_1]], [−d_t[r_1], d_t[r_1][r_1] − d_r I]],
+ *   D_AB = [[ d_t I, −d_t[r_2]], [ d_t[r_1], d_r I − d_t[r_1][r_2]]],  D_BA, D_BB likewise.
+ *
+ * The prose of §0.22 has sign errors that these blocks do not inherit (ERRATA A.9): (0.52)'s k_r
+ * signs, ᴮτ_1d in (0.53) (should be ᴮτ_2d), the d_r sign in (0.57). The torque on each body is
+ * about its frame origin, as the engine requires (force.ts). Verified against central finite
+ * differences in test/forces/frameSpring.test.ts.
+ */
+import type { ForceEffector, ForceContext } from './force.js';
+import type { RigidBody, Vec3Tuple, QuatTuple } from '../model/model.js';
+import type { BlockPattern, BlockMatrix } from '../assembly/blockSparse.js';
+import { ModelError } from '../model/errors.js';
+import { skew, mul3 } from '../math/mat3.js';
+import { quatMul, quatConj, quatToRotationVector, quatToMat3 } from '../math/quat.js';
+
+export interface FrameSpringParams {
+  /** k_t, N/m */
+  translationalStiffness: number;
+  /** k_r, N·m/rad */
+  rotationalStiffness: number;
+  /** d_t, N·s/m */
+  translationalDamping: number;
+  /** d_r, N·m·s/rad */
+  rotationalDamping: number;
+}
+
+/** below this angle (rad) U uses its Taylor series (truncation < 1e-15 relative; above it the closed form loses < 1e-12 of c) */
+const SMALL_ANGLE = 0.02;
+
+export class FrameSpring implements ForceEffector {
+  readonly kt: number;
+  readonly kr: number;
+  readonly dt: number;
+  readonly dr: number;
+  // attachment frames: p_s (3) and the frame → body quaternion (4), per side s = 0 (A), 1 (B)
+  private readonly p: Float64Array;         // (6)
+  private readonly qf: Float64Array;        // (8)
+  private readonly body: readonly (RigidBody | null)[];
+  private readonly slots = new Int32Array(4).fill(-1);   // slot of (s, t) at 2 s + t, −1 if not solved
+  // per-evaluation state, per side s: index 0 (A, frame 1) and 1 (B, frame 2)
+  private readonly r = [new Float64Array(3), new Float64Array(3)];      // world lever arms r_1, r_2
+  private readonly x = [new Float64Array(3), new Float64Array(3)];      // world positions x_1, x_2
+  private readonly xd = [new Float64Array(3), new Float64Array(3)];     // world velocities ẋ_1, ẋ_2
+  private readonly om = [new Float64Array(3), new Float64Array(3)];     // ω_A, ω_B
+  private readonly qs = [new Float64Array(4), new Float64Array(4)];     // frame 1, 2 → world
+  private readonly qb = new Float64Array(4);     // body quaternion
+  private readonly qr = new Float64Array(4);     // R_2W R_1Wᵀ
+  private readonly F = new Float64Array(3);      // force on frame 1
+  private readonly T = new Float64Array(3);      // torque on frame 1
+  private readonly w = new Float64Array(3);      // world rotation vector φu of frame 2 relative to 1
+  // Jacobian scratch
+  private readonly U = new Float64Array(9);                              // ᵂU
+  private readonly Sr = [new Float64Array(9), new Float64Array(9)];     // [r_1], [r_2]
+  private readonly Fth = [new Float64Array(9), new Float64Array(9)];    // ∂F/∂θ_A, ∂F/∂θ_B
+  private readonly Tth = [new Float64Array(9), new Float64Array(9)];    // ∂T/∂θ_A, ∂T/∂θ_B
+  private readonly M1 = new Float64Array(9);
+  private readonly M2 = new Float64Array(9);
+  private readonly M3 = new Float64Array(9);
+
+  /**
+   * bodyA/bodyB: a rigid body, or null for the world. (p1A, q1A): the pose of frame 1 in body A
+   * coordinates (in world for the world); (p2B, q2B) likewise for frame 2 in B.
+   */
+  constructor(
+    readonly name: string,
+    readonly bodyA: RigidBody | null,
+    readonly bodyB: RigidBody | null,
+    p1A: Vec3Tuple, q1A: QuatTuple, p2B: Vec3Tuple, q2B: QuatTuple,
+    params: FrameSpringParams,
+  ) {
+    // validation: at least one body, non-negative finite parameters
+    const path = `frame spring "${name}"`;
+    if (!bodyA && !bodyB) throw new ModelError(path, 'both frames are attached to the world');
+    for (const key of ['translationalStiffness', 'rotationalStiffness', 'translationalDamping', 'rotationalDamping'] as const) {
+      const v = params[key];
+      if (!Number.isFinite(v) || v < 0) throw new ModelError(`${path}.${key}`, `must be finite and non-negative (got ${v})`);
+    }
+    // parameters and attachment frames (quaternions normalised)
+    this.kt = params.translationalStiffness;
+    this.kr = params.rotationalStiffness;
+    this.dt = params.translationalDamping;
+    this.dr = params.rotationalDamping;
+    this.body = [bodyA, bodyB];
+    this.p = Float64Array.of(...p1A, ...p2B);
+    if (!this.p.every(Number.isFinite)) throw new ModelError(path, 'attachment positions must be finite');
+    this.qf = new Float64Array(8);
+    const quats = [q1A, q2B];
+    for (let s = 0; s < 2; s++) {
+      const q = quats[s]!, n = Math.hypot(...q);
+      if (!Number.isFinite(n) || !(n > 1e-12)) throw new ModelError(`${path}.${s === 0 ? 'q1A' : 'q2B'}`, `quaternion ${JSON.stringify(q)} is zero or not finite`);
+      for (let k = 0; k < 4; k++) this.qf[4 * s + k] = q[k]! / n;
+    }
+  }
+
+  /**
+   * A frame spring whose two attachment frames coincide, at load time, with one frame given in
+   * world coordinates (position, orientation body → world), using the bodies' poses in q0.
+   */
+  static atWorldFrame(name: string, bodyA: RigidBody | null, bodyB: RigidBody | null, q0: Float64Array,
+    position: Vec3Tuple, orientation: QuatTuple, params: FrameSpringParams): FrameSpring {
+    // the world frame's unit quaternion
+    const n = Math.hypot(...orientation);
+    if (!Number.isFinite(n) || !(n > 1e-12)) throw new ModelError(`frame spring "${name}".orientation`, `quaternion ${JSON.stringify(orientation)} is zero or not finite`);
+    const qW = Float64Array.from(orientation, (v) => v / n);
+    // the frame in each side's coordinates: p = R_Bᵀ (x − x_B), q = q_B⁻¹ ⋆ q_W (the world side keeps it)
+    const local = (b: RigidBody | null): [Vec3Tuple, QuatTuple] => {
+      if (!b) return [[...position], [qW[0]!, qW[1]!, qW[2]!, qW[3]!]];
+      const o = b.qOffset, qb = q0.slice(o + 3, o + 7), R = quatToMat3(new Float64Array(9), qb);
+      const d = [position[0] - q0[o]!, position[1] - q0[o + 1]!, position[2] - q0[o + 2]!];
+      const pl: Vec3Tuple = [0, 0, 0];
+      for (let i = 0; i < 3; i++) pl[i] = R[i]! * d[0]! + R[3 + i]! * d[1]! + R[6 + i]! * d[2]!;
+      const ql = quatMul(new Float64Array(4), quatConj(new Float64Array(4), qb), qW);
+      return [pl, [ql[0]!, ql[1]!, ql[2]!, ql[3]!]];
+    };
+    const [p1, q1] = local(bodyA), [p2, q2] = local(bodyB);
+    return new FrameSpring(name, bodyA, bodyB, p1, q1, p2, q2, params);
+  }
+
+  setup(pattern: BlockPattern): void {
+    // slots of the (A, A), (A, B), (B, A), (B, B) blocks that are solved
+    this.slots.fill(-1);
+    for (let s = 0; s < 2; s++) for (let t = 0; t < 2; t++) {
+      const bs = this.body[s]?.block ?? -1, bt = this.body[t]?.block ?? -1;
+      if (bs >= 0 && bt >= 0) this.slots[2 * s + t] = pattern.couple(bs, bt);
+    }
+  }
+
+  /** evaluates lever arms, frame positions and velocities, w, F and T */
+  private evaluate(ctx: ForceContext): void {
+    const q = ctx.q, u = ctx.u;
+    // per side: lever arm, frame position, frame velocity, ω, frame orientation
+    for (let s = 0; s < 2; s++) {
+      const b = this.body[s], r = this.r[s]!, x = this.x[s]!, xd = this.xd[s]!, om = this.om[s]!, qs = this.qs[s]!;
+      const px = this.p[3 * s]!, py = this.p[3 * s + 1]!, pz = this.p[3 * s + 2]!;
+      if (!b) {
+        r.fill(0); xd.fill(0); om.fill(0);
+        x[0] = px; x[1] = py; x[2] = pz;
+        for (let k = 0; k < 4; k++) qs[k] = this.qf[4 * s + k]!;
+        continue;
+      }
+      const R = ctx.kin.R, m = 9 * b.index, qo = b.qOffset, uo = b.uOffset;
+      const rx = R[m]! * px + R[m + 1]! * py + R[m + 2]! * pz;
+      const ry = R[m + 3]! * px + R[m + 4]! * py + R[m + 5]! * pz;
+      const rz = R[m + 6]! * px + R[m + 7]! * py + R[m + 8]! * pz;
+      r[0] = rx; r[1] = ry; r[2] = rz;
+      x[0] = q[qo]! + rx; x[1] = q[qo + 1]! + ry; x[2] = q[qo + 2]! + rz;
+      const wx = u[uo + 3]!, wy = u[uo + 4]!, wz = u[uo + 5]!;
+      om[0] = wx; om[1] = wy; om[2] = wz;
+      xd[0] = u[uo]! + wy * rz - wz * ry;
+      xd[1] = u[uo + 1]! + wz * rx - wx * rz;
+      xd[2] = u[uo + 2]! + wx * ry - wy * rx;
+      for (let k = 0; k < 4; k++) { this.qb[k] = q[qo + 3 + k]!; this.qr[k] = this.qf[4 * s + k]!; }
+      quatMul(qs, this.qb, this.qr);
+    }
+    // w = log(R_2W R_1Wᵀ), world axes, φ ∈ [0, π] (shortest rotation)
+    quatConj(this.qr, this.qs[0]!);
+    quatMul(this.qr, this.qs[1]!, this.qr);
+    quatToRotationVector(this.w, this.qr);
+    // F = k_t (x_2 − x_1) + d_t (ẋ_2 − ẋ_1),  T = k_r w + d_r (ω_B − ω_A)
+    const x1 = this.x[0]!, x2 = this.x[1]!, v1 = this.xd[0]!, v2 = this.xd[1]!, wA = this.om[0]!, wB = this.om[1]!;
+    for (let k = 0; k < 3; k++) {
+      this.F[k] = this.kt * (x2[k]! - x1[k]!) + this.dt * (v2[k]! - v1[k]!);
+      this.T[k] = this.kr * this.w[k]! + this.dr * (wB[k]! - wA[k]!);
+    }
+  }
+
+  addForces(ctx: ForceContext, f: Float64Array): void {
+    this.evaluate(ctx);
+    const F = this.F, T = this.T;
+    // f_s = σ_s (F, r_s × F + T)
+    for (let s = 0; s < 2; s++) {
+      const b = this.body[s];
+      if (!b) continue;
+      const sg = s === 0 ? 1 : -1, o = b.uOffset, r = this.r[s]!;
+      const rx = r[0]!, ry = r[1]!, rz = r[2]!;
+      f[o] = f[o]! + sg * F[0]!; f[o + 1] = f[o + 1]! + sg * F[1]!; f[o + 2] = f[o + 2]! + sg * F[2]!;
+      f[o + 3] = f[o + 3]! + sg * (ry * F[2]! - rz * F[1]! + T[0]!);
+      f[o + 4] = f[o + 4]! + sg * (rz * F[0]! - rx * F[2]! + T[1]!);
+      f[o + 5] = f[o + 5]! + sg * (rx * F[1]! - ry * F[0]! + T[2]!);
+    }
+  }
+
+  /** U = a I − ½[w] + c w wᵀ = J_l⁻¹(w), (0.45) in world axes */
+  private computeU(): void {
+    const w = this.w, U = this.U;
+    const wx = w[0]!, wy = w[1]!, wz = w[2]!;
+    const p2 = wx * wx + wy * wy + wz * wz, phi = Math.sqrt(p2);
+    let a: number, c: number;
+    if (phi < SMALL_ANGLE) {
+      // a = (φ/2) cot(φ/2) and c = (1 − a)/φ² by their series
+      a = 1 - p2 / 12 - (p2 * p2) / 720 - (p2 * p2 * p2) / 30240;
+      c = 1 / 12 + p2 / 720 + (p2 * p2) / 30240;
+    } else {
+      const h = 0.5 * phi;
+      a = (h * Math.cos(h)) / Math.sin(h);
+      c = (1 - a) / p2;
+    }
+    U[0] = a + c * wx * wx; U[1] = c * wx * wy + 0.5 * wz; U[2] = c * wx * wz - 0.5 * wy;
+    U[3] = c * wy * wx - 0.5 * wz; U[4] = a + c * wy * wy; U[5] = c * wy * wz + 0.5 * wx;
+    U[6] = c * wz * wx + 0.5 * wy; U[7] = c * wz * wy - 0.5 * wx; U[8] = a + c * wz * wz;
+  }
+
+  addJacobians(ctx: ForceContext, K: BlockMatrix, D: BlockMatrix): void {
+    // nothing to fill when neither side is solved
+    const sl = this.slots;
+    if (sl[0]! < 0 && sl[3]! < 0) return;
+    this.evaluate(ctx);
+    this.computeU();
+    const kt = this.kt, kr = this.kr, dt = this.dt, dr = this.dr, U = this.U;
+    // per side t: [r_t], ∂F/∂θ_t = σ_t (k_t[r_t] + d_t[ω_t][r_t]), ∂T/∂θ_t (−k_r Uᵀ for A, k_r U for B)
+    for (let t = 0; t < 2; t++) {
+      const sg = t === 0 ? 1 : -1, Sr = this.Sr[t]!, Fth = this.Fth[t]!, Tth = this.Tth[t]!;
+      skew(Sr, this.r[t]!);
+      skew(this.M1, this.om[t]!);
+      mul3(this.M2, this.M1, Sr);
+      for (let k = 0; k < 9; k++) Fth[k] = sg * (kt * Sr[k]! + dt * this.M2[k]!);
+      for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) Tth[3 * i + j] = t === 0 ? -kr * U[3 * j + i]! : kr * U[3 * i + j]!;
+    }
+    // blocks (s, t): rows σ_s (∂F, [r_s] ∂F + ∂T) of the columns of side t
+    for (let s = 0; s < 2; s++) for (let t = 0; t < 2; t++) {
+      const slot = sl[2 * s + t]!;
+      if (slot < 0) continue;
+      const ss = s === 0 ? 1 : -1, sst = ss * (t === 0 ? 1 : -1);
+      const Srs = this.Sr[s]!, Srt = this.Sr[t]!, Fth = this.Fth[t]!, Tth = this.Tth[t]!;
+      // K, x columns: ∂F/∂x_t = −σ_t k_t I
+      K.addDiag3(slot, 0, 0, -sst * kt);
+      K.add3(slot, 3, 0, Srs, -sst * kt);
+      // K, θ columns: σ_s ∂F/∂θ_t and σ_s ([r_s] ∂F/∂θ_t + ∂T/∂θ_t)
+      K.add3(slot, 0, 3, Fth, ss);
+      mul3(this.M3, Srs, Fth);
+      for (let k = 0; k < 9; k++) this.M3[k] = this.M3[k]! + Tth[k]!;
+      K.add3(slot, 3, 3, this.M3, ss);
+      // D, v columns: ∂F/∂v_t = −σ_t d_t I
+      D.addDiag3(slot, 0, 0, -sst * dt);
+      D.add3(slot, 3, 0, Srs, -sst * dt);
+      // D, ω columns: ∂F/∂ω_t = σ_t d_t [r_t], ∂T/∂ω_t = −σ_t d_r I
+      D.add3(slot, 0, 3, Srt, sst * dt);
+      mul3(this.M3, Srs, Srt);
+      D.add3(slot, 3, 3, this.M3, sst * dt);
+      D.addDiag3(slot, 3, 3, -sst * dr);
+    }
+    // the lever arm of each body turns with it: σ_s [F][r_s] on its own θθ block
+    skew(this.M1, this.F);
+    for (let s = 0; s < 2; s++) {
+      const slot = sl[3 * s]!;
+      if (slot < 0) continue;
+      mul3(this.M2, this.M1, this.Sr[s]!);
+      K.add3(slot, 3, 3, this.M2, s === 0 ? 1 : -1);
+    }
+  }
+
+  potentialEnergy(ctx: ForceContext): number {
+    this.evaluate(ctx);
+    const x1 = this.x[0]!, x2 = this.x[1]!, w = this.w;
+    let d2 = 0, p2 = 0;
+    for (let k = 0; k < 3; k++) {
+      const d = x2[k]! - x1[k]!;
+      d2 += d * d;
+      p2 += w[k]! * w[k]!;
+    }
+    return 0.5 * this.kt * d2 + 0.5 * this.kr * p2;
+  }
+
+  /** relative rotation angle φ ∈ [0, π] (valid after an evaluation) */
+  get angle(): number { return Math.hypot(this.w[0]!, this.w[1]!, this.w[2]!); }
+
+  /** the world rotation vector w = φu of frame 2 relative to frame 1 (valid after an evaluation) */
+  get rotationVector(): Readonly<Float64Array> { return this.w; }
+}

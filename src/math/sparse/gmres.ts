@@ -1,0 +1,107 @@
+/**
+ * Restarted GMRES(m) with right preconditioning (Saad and Schultz, "GMRES: a generalized minimal
+ * residual algorithm for solving nonsymmetric linear systems", SIAM J. Sci. Stat. Comput. 7(3),
+ * 1986; right preconditioning as in Saad, "Iterative Methods for Sparse Linear Systems", §9.3.2).
+ *
+ * Solves A x = b for a non-symmetric A given a preconditioner P⁻¹ ≈ A⁻¹ (here the LDLᵀ of the
+ * symmetric part of A): Arnoldi with modified Gram-Schmidt on A P⁻¹, Givens rotations for the
+ * small least-squares problem, x = x₀ + P⁻¹ V y. All storage is preallocated by the constructor.
+ */
+export interface GmresResult {
+  iterations: number;   // Arnoldi steps in all cycles
+  residual: number;     // ‖b − A x‖₂ / ‖b‖₂ (absolute when b = 0)
+  converged: boolean;
+}
+
+export class Gmres {
+  private readonly V: Float64Array[];   // (m+1) × n Krylov basis
+  private readonly H: Float64Array;     // (m+1) × m Hessenberg, row-major
+  private readonly cs: Float64Array;    // (m) Givens cosines
+  private readonly sn: Float64Array;    // (m) Givens sines
+  private readonly g: Float64Array;     // (m+1) rotated residual vector
+  private readonly y: Float64Array;     // (m)
+  private readonly w: Float64Array;     // (n)
+  private readonly z: Float64Array;     // (n)
+  readonly result: GmresResult = { iterations: 0, residual: 0, converged: false };
+
+  constructor(readonly n: number, readonly m = 20) {
+    this.V = Array.from({ length: m + 1 }, () => new Float64Array(n));
+    this.H = new Float64Array((m + 1) * m);
+    this.cs = new Float64Array(m); this.sn = new Float64Array(m);
+    this.g = new Float64Array(m + 1); this.y = new Float64Array(m);
+    this.w = new Float64Array(n); this.z = new Float64Array(n);
+  }
+
+  /**
+   * x (initial guess in, solution out) for A x = b; apply(out, x) writes A x, precond(x)
+   * overwrites x with P⁻¹ x. Stops at ‖r‖₂ ≤ tol ‖b‖₂ or after maxCycles restarts.
+   */
+  solve(apply: (out: Float64Array, x: Float64Array) => void, precond: (x: Float64Array) => void,
+    b: Float64Array, x: Float64Array, tol = 1e-13, maxCycles = 10): GmresResult {
+    const { n, m, V, H, cs, sn, g, y, w, z } = this;
+    const res = this.result;
+    const bn = norm(b, n), scale = bn > 0 ? bn : 1;
+    res.iterations = 0; res.converged = false;
+    for (let cycle = 0; cycle < maxCycles; cycle++) {
+      // r₀ = b − A x, v₁ = r₀/β
+      apply(w, x);
+      const v0 = V[0]!;
+      for (let i = 0; i < n; i++) v0[i] = b[i]! - w[i]!;
+      const beta = norm(v0, n);
+      res.residual = beta / scale;
+      if (!(beta / scale > tol)) { res.converged = beta / scale <= tol; return res; }
+      for (let i = 0; i < n; i++) v0[i] = v0[i]! / beta;
+      g.fill(0); g[0] = beta;
+      let k = 0;
+      for (; k < m; k++) {
+        // w = A P⁻¹ v_k
+        z.set(V[k]!); precond(z); apply(w, z);
+        // modified Gram-Schmidt
+        for (let i = 0; i <= k; i++) {
+          const vi = V[i]!;
+          let hik = 0;
+          for (let t = 0; t < n; t++) hik += w[t]! * vi[t]!;
+          H[i * m + k] = hik;
+          for (let t = 0; t < n; t++) w[t] = w[t]! - hik * vi[t]!;
+        }
+        const hk1 = norm(w, n);
+        H[(k + 1) * m + k] = hk1;
+        if (hk1 > 0) { const vk1 = V[k + 1]!; for (let t = 0; t < n; t++) vk1[t] = w[t]! / hk1; }
+        // apply the previous rotations to column k, then a new one to zero H[k+1][k]
+        for (let i = 0; i < k; i++) {
+          const a = H[i * m + k]!, c = H[(i + 1) * m + k]!;
+          H[i * m + k] = cs[i]! * a + sn[i]! * c;
+          H[(i + 1) * m + k] = -sn[i]! * a + cs[i]! * c;
+        }
+        const a = H[k * m + k]!, c = H[(k + 1) * m + k]!, r = Math.hypot(a, c);
+        cs[k] = r > 0 ? a / r : 1; sn[k] = r > 0 ? c / r : 0;
+        H[k * m + k] = r; H[(k + 1) * m + k] = 0;
+        g[k + 1] = -sn[k]! * g[k]!; g[k] = cs[k]! * g[k]!;
+        res.iterations++;
+        if (Math.abs(g[k + 1]!) <= tol * scale || hk1 === 0) { k++; break; }
+      }
+      // y = H⁻¹ g (upper triangular k×k); x += P⁻¹ V y
+      for (let i = k - 1; i >= 0; i--) {
+        let s = g[i]!;
+        for (let j = i + 1; j < k; j++) s -= H[i * m + j]! * y[j]!;
+        y[i] = s / H[i * m + i]!;
+      }
+      z.fill(0);
+      for (let j = 0; j < k; j++) { const vj = V[j]!, yj = y[j]!; for (let t = 0; t < n; t++) z[t] = z[t]! + yj * vj[t]!; }
+      precond(z);
+      for (let t = 0; t < n; t++) x[t] = x[t]! + z[t]!;
+    }
+    // final true residual
+    apply(w, x);
+    for (let i = 0; i < n; i++) w[i] = b[i]! - w[i]!;
+    res.residual = norm(w, n) / scale;
+    res.converged = res.residual <= tol;
+    return res;
+  }
+}
+
+function norm(v: Float64Array, n: number): number {
+  let s = 0;
+  for (let i = 0; i < n; i++) s += v[i]! * v[i]!;
+  return Math.sqrt(s);
+}
