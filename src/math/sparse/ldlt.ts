@@ -220,7 +220,7 @@ export class LdltNumeric {
     res.positive = 0;
     res.negative = 0;
     res.zeroAt = -1;
-    flag.fill(-1);
+    // y is zero between rows (each row clears what it touched); flag needs no reset: flag[k] = k is set at step k before any read
     y.fill(0);
     for (let k = 0; k < n; k++) {
       // scatter column k of C into y and collect the pattern of row k of L (topological order on the stack)

@@ -1,0 +1,107 @@
+/**
+ * Benchmarks (`npm run bench`; not part of the tests). Reports medians.
+ *
+ *   cloth-step   implicit-Euler step of the cloth at N×N = 10², 20², 50², 100²: ms/step and the
+ *                fitted scaling exponent in the number of particles
+ *   ldlt         numeric LDLᵀ factorization of the cloth's step matrix, AMD against natural order
+ *   heap         heap growth over 10,000 steady steps (run with --expose-gc)
+ *
+ * Results go to bench/results/core-<date>.json (written atomically) and are summarised by hand
+ * in docs/benchmarks.md.
+ */
+import { writeFileSync, renameSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { clothModel } from '../examples/scenes.js';
+import { Simulation } from '../src/simulation.js';
+import { Workspace } from '../src/integrators/workspace.js';
+import { LdltSymbolic, LdltNumeric } from '../src/math/sparse/ldlt.js';
+import { cscSymmetrizeValues, cscTransposeMap } from '../src/math/sparse/csc.js';
+
+const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : 0.5 * (s[m - 1]! + s[m]!); };
+const log = (s: string) => process.stdout.write(s + '\n');
+
+function fitExponent(xs: number[], ys: number[]): number {
+  const lx = xs.map(Math.log), ly = ys.map(Math.log);
+  const mx = lx.reduce((a, b) => a + b) / lx.length, my = ly.reduce((a, b) => a + b) / ly.length;
+  let num = 0, den = 0;
+  for (let i = 0; i < lx.length; i++) { num += (lx[i]! - mx) * (ly[i]! - my); den += (lx[i]! - mx) ** 2; }
+  return num / den;
+}
+
+/** ms per implicit-Euler step of an N×N cloth (median of `reps` timed steps after warm-up) */
+function clothStep(n: number, reps: number): { n: number; particles: number; dof: number; msPerStep: number; nnzL: number } {
+  const sim = new Simulation(clothModel({ n, stiffness: 5000 }), { integrator: 'implicit-euler', step: 0.01 });
+  sim.steps(3);
+  const times: number[] = [];
+  for (let i = 0; i < reps; i++) { const t0 = performance.now(); sim.step(); times.push(performance.now() - t0); }
+  return { n, particles: n * n, dof: sim.model.dof, msPerStep: median(times), nnzL: sim.ws.solver.analysis?.nnzL ?? 0 };
+}
+
+/** numeric factorization time of the cloth's step matrix with a given ordering */
+function ldltFactor(n: number, ordering: 'amd' | 'natural', reps: number): { ordering: string; nnzL: number; msFactor: number; msSymbolic: number } {
+  const model = clothModel({ n, stiffness: 5000 });
+  const ws = new Workspace(model);
+  const q = model.initialQ.slice(), u = model.initialU.slice();
+  // a sagging configuration so every spring is stretched
+  for (let i = 2; i < q.length; i += 3) q[i] = -0.05 * Math.sin(i);
+  ws.mass(q); ws.fs.forces(q, u); ws.fs.jacobians(q, u);
+  const h = 0.01, L = ws.fs.layout, A = new Float64Array(L.nnz);
+  for (let k = 0; k < A.length; k++) A[k] = ws.M.values[k]! - h * ws.fs.D.values[k]! - h * h * ws.fs.K.values[k]!;
+  const csc = { n: L.n, colPtr: L.colPtr, rowIdx: L.rowIdx, values: A };
+  const S = new Float64Array(L.nnz);
+  cscSymmetrizeValues(S, csc, cscTransposeMap(csc));
+  const t0 = performance.now();
+  const sym = new LdltSymbolic(L.n, L.colPtr, L.rowIdx, { ordering });
+  const msSymbolic = performance.now() - t0;
+  const num = new LdltNumeric(sym);
+  const times: number[] = [];
+  for (let i = 0; i < reps; i++) { const t1 = performance.now(); num.factor(S); times.push(performance.now() - t1); }
+  return { ordering, nnzL: sym.nnzL, msFactor: median(times), msSymbolic };
+}
+
+/** heap growth over steady stepping */
+function heap(steps: number): { steps: number; gcAvailable: boolean; heapBeforeMB: number; heapAfterMB: number; growthKB: number } {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const sim = new Simulation(clothModel({ n: 10, stiffness: 5000 }), { integrator: 'implicit-euler', step: 0.01 });
+  sim.steps(200);
+  gc?.(); gc?.();
+  const before = process.memoryUsage().heapUsed;
+  sim.steps(steps);
+  gc?.(); gc?.();
+  const after = process.memoryUsage().heapUsed;
+  return { steps, gcAvailable: !!gc, heapBeforeMB: before / 2 ** 20, heapAfterMB: after / 2 ** 20, growthKB: (after - before) / 1024 };
+}
+
+function main(): void {
+  const quick = process.argv.includes('--quick');
+  const sizes = quick ? [10, 20] : [10, 20, 50, 100];
+  log(`vinculum core benchmarks (${new Date().toISOString()}, node ${process.version})`);
+  const cloth = sizes.map((n) => {
+    const r = clothStep(n, n >= 100 ? 5 : n >= 50 ? 10 : 30);
+    log(`cloth ${n}×${n}: ${r.dof} DOF, ${r.msPerStep.toFixed(3)} ms/step (median), nnz(L) ${r.nnzL}`);
+    return r;
+  });
+  const exponent = fitExponent(cloth.map((c) => c.particles), cloth.map((c) => c.msPerStep));
+  log(`cloth scaling exponent in particles: ${exponent.toFixed(3)}`);
+  const nL = quick ? 20 : 50;
+  const ldlt = (['amd', 'natural'] as const).map((o) => {
+    const r = ldltFactor(nL, o, 5);
+    log(`ldlt cloth ${nL}×${nL} ${o}: nnz(L) ${r.nnzL}, numeric factor ${r.msFactor.toFixed(2)} ms (median), symbolic ${r.msSymbolic.toFixed(1)} ms`);
+    return r;
+  });
+  const hp = heap(quick ? 1000 : 10000);
+  log(`heap over ${hp.steps} steps: ${hp.growthKB.toFixed(1)} KB growth (${hp.heapBeforeMB.toFixed(2)} → ${hp.heapAfterMB.toFixed(2)} MB)${hp.gcAvailable ? '' : ' [no --expose-gc: noisy]'}`);
+  // write results atomically
+  const here = dirname(fileURLToPath(import.meta.url));
+  const dir = join(here, '..', '..', 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `core-${new Date().toISOString().slice(0, 10)}${quick ? '-quick' : ''}.json`);
+  const body = JSON.stringify({ date: new Date().toISOString(), node: process.version, cloth, clothExponent: exponent, ldlt: { n: nL, runs: ldlt }, heap: hp }, null, 2) + '\n';
+  writeFileSync(file + '.tmp', body);
+  renameSync(file + '.tmp', file);
+  log(`results: ${file}`);
+}
+
+main();
