@@ -71,23 +71,29 @@ describe('torque-free asymmetric body (Dzhanibekov)', () => {
   });
 
   // energy behaviour of each integrator at h = 1e-3 over 5 s (recorded in docs/integrators.md)
-  const expectations: [IntegratorName, (rel: number) => boolean, string][] = [
-    ['symplectic-euler', (r) => Math.abs(r) < 0.05, 'bounded oscillation'],
-    ['implicit-euler', (r) => r < 0, 'dissipates'],
-    ['trapezoidal', (r) => Math.abs(r) < 1e-3, 'nearly conserves'],
-    ['bridson-marino', (r) => Math.abs(r) < 1e-2, 'nearly conserves'],
-    ['rk4', (r) => Math.abs(r) < 1e-8, 'conserves to 1e-8'],
+  // (rel = final ΔE/E, maxDev = max |ΔE|/E, maxRise = max (E − E0)/E0 over the run)
+  const expectations: [IntegratorName, (rel: number, maxDev: number, maxRise: number) => boolean, string][] = [
+    ['symplectic-euler', (_r, d) => d < 0.02, 'bounded oscillation'],
+    ['implicit-euler', (r, _d, up) => r < 0 && up <= 0, 'dissipates, never above E0'],
+    // second order only with the mass-variation term; without it the drift is ~1e-2
+    ['trapezoidal', (_r, d) => d < 1e-4, 'nearly conserves (second order)'],
+    ['bridson-marino', (_r, d) => d < 1e-4, 'nearly conserves (second order)'],
+    ['rk4', (_r, d) => d < 1e-8, 'conserves to 1e-8'],
   ];
   for (const [name, ok, what] of expectations) {
     it(`energy under ${name}: ${what}`, () => {
       const sim = body(name, 1e-3);
       const E0 = sim.energy().total;
-      let maxDev = 0;
-      sim.steps(5000, (s) => { maxDev = Math.max(maxDev, Math.abs(s.energy().total - E0) / E0); });
+      let maxDev = 0, maxRise = -Infinity;
+      sim.steps(5000, (s) => {
+        const d = (s.energy().total - E0) / E0;
+        maxDev = Math.max(maxDev, Math.abs(d));
+        maxRise = Math.max(maxRise, d);
+      });
       const rel = (sim.energy().total - E0) / E0;
       const L = momenta(sim).L, L0 = momenta(body(name, 1e-3)).L;
       console.log(`energy ${name}: final ΔE/E ${rel.toExponential(2)}, max |ΔE|/E ${maxDev.toExponential(2)}, |ΔL|/|L| ${(dist(L, L0) / norm(L0)).toExponential(2)}`);
-      expect(ok(rel)).toBe(true);
+      expect(ok(rel, maxDev, maxRise)).toBe(true);
     });
   }
 });
