@@ -25,13 +25,14 @@ export function rpyRateToOmega(out: Mat3, theta: number, phi: number): Mat3 {
 
 /** true when cos φ is too small for the inverse map (the singularity of 000 §0.4) */
 export function rpyIsSingular(phi: number, tol = RPY_SINGULAR_TOL): boolean {
-  return Math.abs(Math.cos(phi)) < tol;
+  // written so that a NaN angle counts as singular
+  return !(Math.abs(Math.cos(phi)) >= tol);
 }
 
 /** out = A⁻¹(θ, φ) of eq. 0.2: ω → angle rates; returns false (out untouched) at the singularity */
 export function omegaToRpyRate(out: Mat3, theta: number, phi: number, tol = RPY_SINGULAR_TOL): boolean {
   const cp = Math.cos(phi);
-  if (Math.abs(cp) < tol) return false;
+  if (!(Math.abs(cp) >= tol)) return false;
   const st = Math.sin(theta), ct = Math.cos(theta), sp = Math.sin(phi);
   out[0] = (sp * ct) / cp; out[1] = (sp * st) / cp; out[2] = 1;
   out[3] = -st; out[4] = ct; out[5] = 0;
@@ -42,7 +43,7 @@ export function omegaToRpyRate(out: Mat3, theta: number, phi: number, tol = RPY_
 /** out = d/dt A⁻¹(θ, φ) for rates θ̇, φ̇ (000 §0.4, the row derivatives); false at the singularity */
 export function rpyRateMapDerivative(out: Mat3, theta: number, phi: number, thetaDot: number, phiDot: number, tol = RPY_SINGULAR_TOL): boolean {
   const cp = Math.cos(phi);
-  if (Math.abs(cp) < tol) return false;
+  if (!(Math.abs(cp) >= tol)) return false;
   const st = Math.sin(theta), ct = Math.cos(theta), tp = Math.tan(phi);
   out[0] = -st * tp * thetaDot + (1 + tp * tp) * ct * phiDot;
   out[1] = ct * tp * thetaDot + (1 + tp * tp) * st * phiDot;
