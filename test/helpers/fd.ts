@@ -96,17 +96,7 @@ export function relErr(a: Float64Array, b: Float64Array, floor = 1e-12): number 
   return num / den;
 }
 
-/** deterministic pseudo-random numbers for tests (mulberry32) */
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng } from './numeric.js';
 
 /** checks analytic vs FD Jacobians of the given forces; returns the relative errors */
 export function checkJacobians(model: Model, q: Float64Array, u: Float64Array, forces?: readonly ForceEffector[]): { K: number; D: number } {

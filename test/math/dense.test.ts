@@ -8,18 +8,8 @@ import {
   choleskyDense, choleskySolveDense, identityDense, ldltDense, ldltSolveDense, luDense, luSolveDense,
   matMulDense, matVecDense, transposeDense,
 } from '../../src/math/dense.js';
+import { rng, maxAbs, maxAbsDiff } from '../helpers/numeric.js';
 
-// deterministic uniform [0, 1) generator (mulberry32)
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomMatrix(n: number, rand: () => number): Float64Array {
   return Float64Array.from({ length: n * n }, () => 2 * rand() - 1);
@@ -52,17 +42,6 @@ function randomQuasiDefinite(nH: number, m: number, rand: () => number): Float64
   return A;
 }
 
-function maxAbs(a: Float64Array): number {
-  let m = 0;
-  for (const v of a) m = Math.max(m, Math.abs(v));
-  return m;
-}
-
-function maxAbsDiff(a: Float64Array, b: Float64Array): number {
-  let m = 0;
-  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
-  return m;
-}
 
 // relative residual ‖b − A x‖∞ / (‖A‖∞ ‖x‖∞ + ‖b‖∞)
 function relResidual(A: Float64Array, x: Float64Array, b: Float64Array, n: number): number {

@@ -23,6 +23,7 @@ import {
   quatToRotationVector, quatFromRotationVector, quatExpHalf, quatIntegrateWorld, quatDerivWorld, quatDerivBody,
   loadQuat, type Quat,
 } from '../../src/math/quat.js';
+import { rng, maxAbsDiff, matMul3 as matMul } from '../helpers/numeric.js';
 
 // ---------------------------------------------------------------------------------------------
 // independent reference arithmetic (plain arrays, no module code)
@@ -31,17 +32,6 @@ type V3 = [number, number, number];
 type Q4 = [number, number, number, number];
 type M3 = number[]; // row-major 3×3
 
-// deterministic uniform [0, 1) generator (mulberry32)
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function gauss(r: () => number): number {
   const u = 1 - r(), v = r();
@@ -102,15 +92,6 @@ function rodrigues(u: V3, th: number): M3 {
   return K.map((k, i) => (i % 4 === 0 ? 1 : 0) + s * k + c1 * K2[i]!);
 }
 
-function matMul(a: ArrayLike<number>, b: ArrayLike<number>): M3 {
-  const out: M3 = [];
-  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
-    let s = 0;
-    for (let k = 0; k < 3; k++) s += a[3 * i + k]! * b[3 * k + j]!;
-    out.push(s);
-  }
-  return out;
-}
 
 function matVec(a: ArrayLike<number>, v: ArrayLike<number>): V3 {
   return [0, 1, 2].map((i) => a[3 * i]! * v[0]! + a[3 * i + 1]! * v[1]! + a[3 * i + 2]! * v[2]!) as V3;
@@ -124,12 +105,6 @@ function skewRef(w: ArrayLike<number>): M3 {
   return [0, -w[2]!, w[1]!, w[2]!, 0, -w[0]!, -w[1]!, w[0]!, 0];
 }
 
-function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  expect(a.length).toBe(b.length);
-  let m = 0;
-  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
-  return m;
-}
 
 /** distance between quaternions modulo sign (q and −q are the same rotation) */
 function distPm(a: ArrayLike<number>, b: ArrayLike<number>): number {

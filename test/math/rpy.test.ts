@@ -18,30 +18,11 @@ import fc from 'fast-check';
 import {
   RPY_SINGULAR_TOL, rpyRateToOmega, rpyIsSingular, omegaToRpyRate, rpyRateMapDerivative, rpyToMat3, mat3ToRpy,
 } from '../../src/math/rpy.js';
+import { rng, maxAbsDiff, maxAbs, matMul3 as matMul } from '../helpers/numeric.js';
 
 type M3 = number[]; // row-major 3×3
 
-// deterministic uniform [0, 1) generator (mulberry32)
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
-function matMul(a: ArrayLike<number>, b: ArrayLike<number>): M3 {
-  const out: M3 = [];
-  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
-    let s = 0;
-    for (let k = 0; k < 3; k++) s += a[3 * i + k]! * b[3 * k + j]!;
-    out.push(s);
-  }
-  return out;
-}
 
 function matVec(a: ArrayLike<number>, v: ArrayLike<number>): number[] {
   return [0, 1, 2].map((i) => a[3 * i]! * v[0]! + a[3 * i + 1]! * v[1]! + a[3 * i + 2]! * v[2]!);
@@ -51,18 +32,7 @@ function transpose(a: ArrayLike<number>): M3 {
   return [a[0]!, a[3]!, a[6]!, a[1]!, a[4]!, a[7]!, a[2]!, a[5]!, a[8]!];
 }
 
-function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  expect(a.length).toBe(b.length);
-  let m = 0;
-  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
-  return m;
-}
 
-function maxAbs(a: ArrayLike<number>): number {
-  let m = 0;
-  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]!));
-  return m;
-}
 
 const I3 = [1, 0, 0, 0, 1, 0, 0, 0, 1];
 const Rz = (t: number): M3 => [Math.cos(t), -Math.sin(t), 0, Math.sin(t), Math.cos(t), 0, 0, 0, 1];

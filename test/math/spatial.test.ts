@@ -29,21 +29,11 @@ import {
 import {
   vec3, set3, copy3, store3, add3, sub3, scale3, axpy3, dot3, cross3, norm3, isFinite3,
 } from '../../src/math/vec3.js';
+import { rng, maxAbsDiff, maxAbs } from '../helpers/numeric.js';
 
 // ---------------------------------------------------------------------------------------------
 // independent dense references (row-major n×n as number[])
 
-// deterministic uniform [0, 1) generator (mulberry32)
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function matMul(a: ArrayLike<number>, b: ArrayLike<number>, n: number): number[] {
   const out = new Array<number>(n * n).fill(0);
@@ -114,18 +104,7 @@ function detLeibniz(a: ArrayLike<number>): number {
   return d;
 }
 
-function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  expect(a.length).toBe(b.length);
-  let m = 0;
-  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
-  return m;
-}
 
-function maxAbs(a: ArrayLike<number>): number {
-  let m = 0;
-  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]!));
-  return m;
-}
 
 const skewRef = (c: ArrayLike<number>): number[] => [0, -c[2]!, c[1]!, c[2]!, 0, -c[0]!, -c[1]!, c[0]!, 0];
 const crossRef = (a: ArrayLike<number>, b: ArrayLike<number>): number[] =>

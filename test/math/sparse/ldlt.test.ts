@@ -13,18 +13,8 @@ import {
   LdltNumeric, LdltSymbolic, type LdltSymbolicOptions, checkInertia, patternSignature,
 } from '../../../src/math/sparse/ldlt.js';
 import { refineSolve } from '../../../src/math/sparse/refine.js';
+import { rng, maxAbs, maxAbsDiff } from '../../helpers/numeric.js';
 
-// deterministic uniform [0, 1) generator (mulberry32)
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffled(n: number, rand: () => number): number[] {
   const p = Array.from({ length: n }, (_, i) => i);
@@ -97,17 +87,6 @@ function makeKkt(patRand: () => number, valRand: () => number, nH: number, m: nu
   return { n, nH, m, K, csc: cscFromDense(K, n, true), zeroR };
 }
 
-function maxAbs(a: Float64Array): number {
-  let m = 0;
-  for (const v of a) m = Math.max(m, Math.abs(v));
-  return m;
-}
-
-function maxAbsDiff(a: Float64Array, b: Float64Array): number {
-  let m = 0;
-  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
-  return m;
-}
 
 function relResidual(A: Csc, x: Float64Array, b: Float64Array): number {
   const Ax = cscMatVec(new Float64Array(A.n), A, x);
