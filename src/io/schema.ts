@@ -1,0 +1,169 @@
+/**
+ * The JSON model format, version 1, as a zod 4 schema (docs/model-format.md). Objects are
+ * strict: an unknown field is an error. Numbers must be finite (zod 4's `z.number()` rejects
+ * ±Infinity, which is what JSON.parse makes of literals like 1e400). Cross-field rules (inertia
+ * or shape, mass or density, references between components) are checked by the loader, which
+ * knows the whole model; the JSON Schema generated from this file (src/io/jsonSchema.ts) covers
+ * everything else. Field descriptions live in the local `modelDocs` registry so that they end up
+ * in the JSON Schema without touching zod's global registry.
+ */
+import * as z from 'zod';
+import { INTEGRATORS } from '../integrators/names.js';
+
+/** the format version this loader reads */
+export const MODEL_FORMAT_VERSION = 1;
+
+/** metadata of schema nodes: JSON Schema `$defs` id, title, description */
+export interface DocMeta { id?: string; title?: string; description?: string }
+export const modelDocs = z.registry<DocMeta>();
+
+/** attaches a description (and optionally a `$defs` id) to a schema node */
+function doc<S extends z.ZodType>(schema: S, description: string, id?: string): S {
+  modelDocs.add(schema, id ? { id, description } : { description });
+  return schema;
+}
+
+/** names: what CSV headers and messages can carry without quoting */
+export const NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.:/-]*$/;
+const NAME_RULE = 'names use letters, digits and _ . : / - and start with a letter, digit or _';
+
+// building blocks (factories, so each use can carry its own description)
+const name = (d: string) => doc(z.string().regex(NAME_PATTERN, { error: NAME_RULE }), d);
+const reference = (d: string) => doc(z.string().min(1), d);
+const positive = (d: string) => doc(z.number().positive(), d);
+const nonNegative = (d: string) => doc(z.number().nonnegative(), d);
+const vec3 = (d: string) => doc(z.tuple([z.number(), z.number(), z.number()]), d);
+const positive3 = (d: string) => doc(z.tuple([z.number().positive(), z.number().positive(), z.number().positive()]), d);
+const quat = (d: string) => doc(z.tuple([z.number(), z.number(), z.number(), z.number()]), d);
+const flag = (d: string) => doc(z.boolean(), d);
+
+// point references: a particle or marker name, or a fixed world point
+const worldPoint = doc(z.tuple([z.literal('world'), vec3('world position, m')]), 'a fixed world point ["world", [x, y, z]] (m)');
+export const PointRefSchema = doc(
+  z.union([reference('a particle or marker name'), worldPoint], { error: 'expected a particle or marker name, or ["world", [x, y, z]]' }),
+  'a point: the name of a particle or marker, or ["world", [x, y, z]] for a fixed world point',
+  'PointRef',
+);
+
+// axial materials
+export const MATERIAL_NAMES = ['linear', 'quadratic-strain', 'exponential-ligament'] as const;
+const materialObject = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('linear') }),
+  z.strictObject({ type: z.literal('quadratic-strain') }),
+  z.strictObject({
+    type: z.literal('exponential-ligament'),
+    toeStrain: positive('strain ε_t at the end of the exponential toe region (dimensionless)').default(0.03),
+    toeShape: positive('exponential rate B in the toe region (dimensionless)').default(30),
+  }),
+]);
+export const MaterialSchema = doc(
+  z.union([z.enum(MATERIAL_NAMES), materialObject], {
+    error: 'expected "linear", "quadratic-strain", "exponential-ligament" or an object {"type": …}',
+  }),
+  'tension law F(l, l̇) of the spring: a material name, or an object with "type" and its parameters',
+  'Material',
+);
+
+// primitive shapes (principal axes = body axes, centred on the centre of mass; cylinder and capsule axes along z)
+export const ShapeSchema = doc(z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('box'), size: positive3('edge lengths along x, y, z, m') }),
+  z.strictObject({ type: z.literal('sphere'), radius: positive('radius, m') }),
+  z.strictObject({ type: z.literal('cylinder'), radius: positive('radius, m'), length: positive('length along z, m') }),
+  z.strictObject({ type: z.literal('capsule'), radius: positive('radius, m'), length: nonNegative('length of the cylindrical part along z, m') }),
+  z.strictObject({ type: z.literal('ellipsoid'), radii: positive3('semi-axes along x, y, z, m') }),
+]), 'a solid primitive centred on the centre of mass, principal axes along the body axes', 'Shape');
+
+export const ParticleSchema = doc(z.strictObject({
+  name: name('unique name (particles, bodies and markers share one namespace)'),
+  mass: positive('mass, kg'),
+  position: vec3('initial position in world, m'),
+  velocity: vec3('initial velocity in world, m/s').default([0, 0, 0]),
+  dynamic: flag('false: the particle stays where it is (a fixed anchor)').default(true),
+  damping: nonNegative('linear damping coefficient d, N·s/m (f = −d v)').default(0),
+}), 'a point mass', 'Particle');
+
+export const BodySchema = doc(z.strictObject({
+  name: name('unique name (particles, bodies and markers share one namespace)'),
+  mass: positive('mass, kg (with a shape and no density: the shape inertia is scaled to this mass)').optional(),
+  density: positive('density, kg/m³, with a shape: mass = density × volume').optional(),
+  inertia: doc(z.tuple([z.number(), z.number(), z.number(), z.number(), z.number(), z.number()]),
+    '[Ixx, Iyy, Izz, Ixy, Ixz, Iyz], kg·m²: inertia tensor entries about the centre of mass in body axes (not with shape)').optional(),
+  shape: ShapeSchema.optional(),
+  com: vec3('centre of mass in body coordinates, m').default([0, 0, 0]),
+  position: vec3('initial position of the body frame origin in world, m').default([0, 0, 0]),
+  orientation: quat('initial orientation [w, x, y, z] (body → world), normalised on load').default([1, 0, 0, 0]),
+  velocity: vec3('initial world velocity of the frame origin, m/s').default([0, 0, 0]),
+  angularVelocity: vec3('initial angular velocity in world axes, rad/s').default([0, 0, 0]),
+  dynamic: flag('false: the body stays where it is').default(true),
+  linearDamping: nonNegative('damping of the centre-of-mass velocity, N·s/m').default(0),
+  angularDamping: nonNegative('damping of the angular velocity, N·m·s/rad').default(0),
+}), 'a rigid body: give inertia, or shape with density or mass', 'Body');
+
+export const MarkerSchema = doc(z.strictObject({
+  name: name('unique name (particles, bodies and markers share one namespace)'),
+  body: reference('the body it is fixed to'),
+  location: vec3('position in body coordinates, m'),
+}), 'a named point fixed on a body, usable as a point reference', 'Marker');
+
+// forces
+const springParameters = {
+  name: name('name, unique among forces (default "<type>#<index>")').optional(),
+  stiffness: nonNegative('stiffness k, N/m'),
+  damping: nonNegative('damping d, N·s/m (F = … + d l̇)').default(0),
+  restLength: nonNegative('rest length, m (default: the initial length)').optional(),
+  material: MaterialSchema.default('linear'),
+};
+export const AxialSpringSchema = doc(z.strictObject({
+  type: z.literal('axial-spring'),
+  points: doc(z.tuple([PointRefSchema, PointRefSchema]), 'the two end points'),
+  ...springParameters,
+}), 'a spring between two points', 'AxialSpring');
+
+export const MultipointSpringSchema = doc(z.strictObject({
+  type: z.literal('multipoint-spring'),
+  points: doc(z.array(PointRefSchema).min(2), 'the path: end, via points…, end (segment i runs from points[i] to points[i+1])'),
+  ...springParameters,
+  passive: doc(z.array(z.number().int().nonnegative()),
+    'indices of segments that carry the tension but add no length (default: none)').optional(),
+}), 'a spring along a path of via points; its length is the sum of the active segments', 'MultipointSpring');
+
+export const FrameSpringSchema = doc(z.strictObject({
+  type: z.literal('frame-spring'),
+  name: name('name, unique among forces (default "<type>#<index>")').optional(),
+  bodyA: reference('body name, or "world"'),
+  bodyB: reference('body name, or "world"'),
+  frame: doc(z.strictObject({
+    position: vec3('origin of the spring frame in world at load time, m'),
+    orientation: quat('orientation [w, x, y, z] of the spring frame in world at load time').default([1, 0, 0, 0]),
+  }), 'the frame where the spring sits, in world at load time; it is fixed to both bodies there'),
+  translationalStiffness: nonNegative('k_t, N/m'),
+  rotationalStiffness: nonNegative('k_r, N·m/rad'),
+  translationalDamping: nonNegative('d_t, N·s/m').default(0),
+  rotationalDamping: nonNegative('d_r, N·m·s/rad').default(0),
+}), 'a 6-DOF bushing between two bodies (or a body and the world)', 'FrameSpring');
+
+export const FORCE_TYPES = ['axial-spring', 'multipoint-spring', 'frame-spring'] as const;
+export const ForceSchema = doc(z.discriminatedUnion('type', [AxialSpringSchema, MultipointSpringSchema, FrameSpringSchema]),
+  'a force element, selected by "type"', 'Force');
+
+export const ModelFileSchema = doc(z.strictObject({
+  $schema: doc(z.string(), 'optional JSON Schema reference for editors; ignored').optional(),
+  version: doc(z.literal(MODEL_FORMAT_VERSION), 'format version, currently 1'),
+  description: doc(z.string(), 'free text; ignored').optional(),
+  gravity: vec3('gravitational acceleration, m/s²').default([0, 0, -9.81]),
+  integrator: doc(z.enum(INTEGRATORS), 'time integrator').default('implicit-euler'),
+  step: positive('step size h, s').default(0.01),
+  duration: positive('default simulated time for `vinculum run`, s (default 5)').optional(),
+  particles: z.array(ParticleSchema).default([]),
+  bodies: z.array(BodySchema).default([]),
+  markers: z.array(MarkerSchema).default([]),
+  forces: z.array(ForceSchema).default([]),
+}), 'a vinculum model file (docs/model-format.md)');
+
+/** a model file after validation, with the defaults filled in */
+export type ModelFile = z.output<typeof ModelFileSchema>;
+export type PointRefJson = z.output<typeof PointRefSchema>;
+export type MaterialJson = z.output<typeof MaterialSchema>;
+export type ShapeJson = z.output<typeof ShapeSchema>;
+export type ForceJson = z.output<typeof ForceSchema>;
+export type BodyJson = z.output<typeof BodySchema>;

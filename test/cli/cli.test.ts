@@ -1,0 +1,227 @@
+/**
+ * The command line, in-process: `runCli` with a fake I/O object (in-memory files, captured
+ * stdout/stderr). Runs with CSV and JSONL output, validate/info/schema, the exit codes of bad
+ * flags (2), bad models (2), divergence (3) and internal errors (1), and the default demo.
+ * The Node adapter's atomic write is checked on a temporary folder.
+ */
+import { describe, it, expect } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { runCli, type CliIo } from '../../cli/main.js';
+import { writeTextFileAtomic, readTextFile } from '../../cli/nodeIo.js';
+import { modelJsonSchema } from '../../src/io/jsonSchema.js';
+
+interface Fake { io: CliIo; out: () => string; err: () => string; files: Map<string, string> }
+
+/** in-memory files; anything else is read from disk (the bundled demo) */
+function fake(files: Record<string, string> = {}): Fake {
+  const out: string[] = [], err: string[] = [];
+  const mem = new Map(Object.entries(files));
+  const io: CliIo = {
+    stdout: (s) => { out.push(s); },
+    stderr: (s) => { err.push(s); },
+    isTTY: false,
+    readFile: async (p) => mem.get(p) ?? readFile(p, 'utf8'),
+    writeFileAtomic: async (p, t) => { mem.set(p, t); },
+  };
+  return { io, out: () => out.join(''), err: () => err.join(''), files: mem };
+}
+
+/** a particle on a spring, a fixed anchor, and a body held by a bushing: 3 + 6 DOF */
+const tiny = JSON.stringify({
+  version: 1, step: 0.01, duration: 0.1,
+  particles: [{ name: 'p', mass: 1, position: [1, 0, 0] }, { name: 'anchor', mass: 1, position: [0, 0, 0], dynamic: false }],
+  bodies: [{ name: 'b', mass: 1, shape: { type: 'box', size: [0.1, 0.1, 0.1] }, position: [0, 0, -1] }],
+  forces: [
+    { type: 'axial-spring', name: 's', points: ['anchor', 'p'], stiffness: 100, damping: 1 },
+    { type: 'frame-spring', name: 'k', bodyA: 'world', bodyB: 'b', frame: { position: [0, 0, -1] }, translationalStiffness: 1000, rotationalStiffness: 10 },
+  ],
+});
+
+/** far too stiff for symplectic Euler at this step: it blows up within a few hundred steps */
+const divergent = JSON.stringify({
+  version: 1, integrator: 'symplectic-euler', step: 0.01, gravity: [0, 0, 0],
+  particles: [{ name: 'x', mass: 1, position: [1.5, 0, 0] }],
+  forces: [{ type: 'axial-spring', points: [['world', [0, 0, 0]], 'x'], stiffness: 1e6, restLength: 1 }],
+});
+
+const oneErrorLine = (s: string) => {
+  expect(s.endsWith('\n')).toBe(true);
+  expect(s.trimEnd().split('\n')).toHaveLength(1);
+  expect(s.startsWith('error: ')).toBe(true);
+};
+
+describe('vinculum run', () => {
+  it('writes a CSV trajectory every k steps, including t = 0', async () => {
+    const f = fake({ 'm.json': tiny });
+    expect(await runCli(['run', 'm.json', '--out', 'out.csv', '--every', '2'], f.io)).toBe(0);
+    const lines = f.files.get('out.csv')!.trimEnd().split('\n');
+    expect(lines[0]).toBe('t,p.x,p.y,p.z,anchor.x,anchor.y,anchor.z,b.x,b.y,b.z,b.qw,b.qx,b.qy,b.qz');
+    expect(lines).toHaveLength(1 + 6);   // header + steps 0, 2, 4, 6, 8, 10
+    expect(lines.slice(1).map((l) => Number(l.split(',')[0]))).toEqual([0, 0.02, 0.04, 0.06, 0.08, 0.1]);
+    expect(lines[1]).toBe('0,1,0,0,0,0,0,0,0,-1,1,0,0,0');
+    expect(lines.every((l) => l.split(',').length === 14)).toBe(true);
+    expect(f.err()).toBe('');
+    const out = f.out();
+    for (const s of ['steps           10', 'simulated time  0.1 s', 'integrator      implicit-euler, h = 0.01 s', 'ms/step', '  start', '  end', 'output          out.csv (6 rows)']) {
+      expect(out).toContain(s);
+    }
+  });
+
+  it('writes JSONL with the same keys, and honours --duration, --step and --integrator', async () => {
+    const f = fake({ 'm.json': tiny });
+    expect(await runCli(['run', 'm.json', '--out', 'out.jsonl', '--duration', '0.05', '--step', '0.005', '--integrator', 'trapezoidal'], f.io)).toBe(0);
+    const rows = f.files.get('out.jsonl')!.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, number>);
+    expect(rows).toHaveLength(11);
+    expect(Object.keys(rows[0]!)).toEqual(['t', 'p.x', 'p.y', 'p.z', 'anchor.x', 'anchor.y', 'anchor.z', 'b.x', 'b.y', 'b.z', 'b.qw', 'b.qx', 'b.qy', 'b.qz']);
+    expect(rows[10]!.t).toBe(0.05);
+    expect(rows[10]!['p.z']).toBeLessThan(0);   // it fell under gravity
+    expect(f.out()).toContain('integrator      trapezoidal, h = 0.005 s');
+  });
+
+  it('runs the default demo without a model', async () => {
+    const f = fake();
+    expect(await runCli(['run', '--duration', '0.05'], f.io)).toBe(0);
+    expect(f.out()).toContain('default demo (examples/default-demo.json): 20 particles, 0 bodies, 60 DOF');
+    expect(f.out()).toContain('steps           10');
+    expect(f.out()).toContain('integrator      implicit-euler, h = 0.005 s');
+  });
+
+  it('draws a progress bar on a terminal when the run looks long, and not otherwise', async () => {
+    const drawn: string[] = [];
+    const stream = Object.assign(new Writable({ write(chunk, _enc, done) { drawn.push(String(chunk)); done(); } }), { isTTY: true, columns: 100 });
+    // a clock that advances 5 ms per reading: 500 steps look like 2.5 s
+    let clock = 0;
+    const f = fake({ 'm.json': tiny });
+    Object.assign(f.io, { isTTY: true, progressStream: stream, now: () => (clock += 5) });
+    expect(await runCli(['run', 'm.json', '--duration', '5'], f.io)).toBe(0);
+    expect(drawn.join('')).toContain('simulating');
+    expect(f.out()).toContain('steps           500');
+    // a short run, or stderr not a terminal: no bar
+    drawn.length = 0;
+    expect(await runCli(['run', 'm.json', '--duration', '0.5'], f.io)).toBe(0);
+    f.io.isTTY = false;
+    expect(await runCli(['run', 'm.json', '--duration', '5'], f.io)).toBe(0);
+    expect(drawn.join('')).toBe('');
+  });
+
+  it('stops a divergent run with exit code 3, naming the step and the component, and keeps the rows so far', async () => {
+    const f = fake({ 'd.json': divergent });
+    expect(await runCli(['run', 'd.json', '--out', 'd.csv'], f.io)).toBe(3);
+    const err = f.err();
+    oneErrorLine(err);
+    const m = /^error: diverged at step (\d+) \(t = [^)]+ s\): particle "x": [^(]+ \(wrote (\d+) rows to d\.csv\)$/.exec(err.trimEnd());
+    expect(m).not.toBeNull();
+    const step = Number(m![1]);
+    expect(step).toBeGreaterThan(1);
+    expect(Number(m![2])).toBe(step);   // rows for steps 0 … step−1
+    expect(f.files.get('d.csv')!.trimEnd().split('\n')).toHaveLength(1 + step);
+    expect(f.out()).toBe('');
+  });
+});
+
+describe('vinculum validate, info, schema', () => {
+  it('validate prints the component and DOF counts', async () => {
+    const f = fake({ 'm.json': tiny });
+    expect(await runCli(['validate', 'm.json'], f.io)).toBe(0);
+    expect(f.out()).toBe('ok: 3 components, 9 DOF\n');
+  });
+
+  it('info describes the model', async () => {
+    const f = fake({ 'm.json': tiny });
+    expect(await runCli(['info', 'm.json'], f.io)).toBe(0);
+    const out = f.out();
+    for (const s of ['DOF             9', 'particles       2: p, anchor (fixed)', 'bodies          1: b', 'markers         0', 'forces          2',
+      'axial-spring "s": anchor – p', 'frame-spring "k": world – b', 'integrator      implicit-euler', 'step            0.01 s', 'duration        0.1 s']) {
+      expect(out).toContain(s);
+    }
+  });
+
+  it('schema prints the JSON Schema or writes it', async () => {
+    const f = fake();
+    expect(await runCli(['schema'], f.io)).toBe(0);
+    expect(JSON.parse(f.out())).toEqual(modelJsonSchema());
+    expect(await runCli(['schema', '--out', 'model.schema.json'], f.io)).toBe(0);
+    expect(JSON.parse(f.files.get('model.schema.json')!)).toEqual(modelJsonSchema());
+  });
+});
+
+describe('errors', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['unknown option', ['run', 'm.json', '--speed', '2'], /unknown option '--speed'/],
+    ['misspelt option', ['run', 'm.json', '--durration', '2'], /unknown option '--durration' \(Did you mean --duration\?\)/],
+    ['non-numeric duration', ['run', 'm.json', '--duration', 'abc'], /--duration.*'abc' is invalid/],
+    ['zero step', ['run', 'm.json', '--step', '0'], /--step.*'0' is invalid. expected a positive number/],
+    ['negative duration', ['run', 'm.json', '--duration', '-1'], /--duration.*'-1' is invalid/],
+    ['fractional every', ['run', 'm.json', '--every', '1.5'], /--every.*'1.5' is invalid. expected a positive integer/],
+    ['zero every', ['run', 'm.json', '--every', '0'], /--every.*is invalid/],
+    ['unknown integrator', ['run', 'm.json', '--integrator', 'euler'], /--integrator.*'euler' is invalid. Allowed choices are symplectic-euler/],
+    ['unknown output extension', ['run', 'm.json', '--out', 'x.txt'], /--out.*unknown output extension; use .csv or .jsonl/],
+    ['unknown command', ['simulate'], /unknown command 'simulate'/],
+    ['missing model', ['validate'], /missing required argument 'model'/],
+    ['too many arguments', ['run', 'a.json', 'b.json'], /too many arguments/],
+    ['missing file', ['validate', 'nope.json'], /^error: cannot read nope\.json: /],
+  ];
+  for (const [what, argv, re] of cases) {
+    it(`${what}: exit 2 with one line`, async () => {
+      const f = fake({ 'm.json': tiny });
+      expect(await runCli(argv, f.io)).toBe(2);
+      oneErrorLine(f.err());
+      expect(f.err()).toMatch(re);
+      expect(f.out()).toBe('');
+    });
+  }
+
+  it('a bad model: exit 2 with one line naming the file and the path', async () => {
+    const bad = JSON.stringify({ version: 1, bodies: [{ name: 'b', mass: 1, inertia: [1, 1, 1, 2, 0, 0] }] });
+    for (const cmd of ['run', 'validate', 'info']) {
+      const f = fake({ 'bad.json': bad });
+      expect(await runCli([cmd, 'bad.json'], f.io)).toBe(2);
+      oneErrorLine(f.err());
+      expect(f.err()).toBe('error: bad.json: bodies[0].inertia: inertia [1,1,1,2,0,0] is not positive definite\n');
+    }
+    const f = fake({ 'x.json': '{"version": 1, "step": }' });
+    expect(await runCli(['validate', 'x.json'], f.io)).toBe(2);
+    expect(f.err()).toBe('error: x.json: not valid JSON: line 1, column 24: unexpected "}"\n');
+  });
+
+  it('an unexpected internal error: exit 1 with one line', async () => {
+    const f = fake({ 'm.json': tiny });
+    f.io.stdout = () => { throw new Error('stdout closed\nunexpectedly'); };
+    expect(await runCli(['validate', 'm.json'], f.io)).toBe(1);
+    expect(f.err()).toBe('error: internal error: stdout closed unexpectedly\n');
+  });
+
+  it('help exits 0; no command prints the usage and exits 2', async () => {
+    const f = fake();
+    expect(await runCli(['--help'], f.io)).toBe(0);
+    expect(f.out()).toContain('Usage: vinculum');
+    const h = fake();
+    expect(await runCli(['help', 'run'], h.io)).toBe(0);
+    expect(h.out()).toContain('--integrator <name>');
+    const g = fake();
+    expect(await runCli([], g.io)).toBe(2);
+    expect(g.err()).toContain('Usage: vinculum');
+  });
+});
+
+describe('node I/O adapter', () => {
+  it('writes atomically and reports read errors briefly', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vinculum-cli-'));
+    try {
+      const path = join(dir, 'out.csv');
+      await writeTextFileAtomic(path, 'a\n');
+      await writeTextFileAtomic(path, 'b\n');
+      expect(readFileSync(path, 'utf8')).toBe('b\n');
+      expect(readdirSync(dir)).toEqual(['out.csv']);   // no temporary files left
+      await expect(writeTextFileAtomic(join(dir, 'missing', 'x.csv'), 'c')).rejects.toThrow('no such file or directory');
+      expect(await readTextFile(path)).toBe('b\n');
+      await expect(readTextFile(join(dir, 'nope.json'))).rejects.toThrow(/^no such file or directory$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
