@@ -85,9 +85,9 @@ describe('vinculum run', () => {
   it('runs the default demo without a model', async () => {
     const f = fake();
     expect(await runCli(['run', '--duration', '0.05'], f.io)).toBe(0);
-    expect(f.out()).toContain('default demo (examples/default-demo.json): 20 particles, 0 bodies, 60 DOF');
-    expect(f.out()).toContain('steps           10');
-    expect(f.out()).toContain('integrator      implicit-euler, h = 0.005 s');
+    expect(f.out()).toContain('default demo (examples/default-demo.json): 256 particles, 0 bodies, 762 DOF');
+    expect(f.out()).toContain('steps           5');
+    expect(f.out()).toContain('integrator      implicit-euler, h = 0.01 s');
   });
 
   it('draws a progress bar on a terminal when the run looks long, and not otherwise', async () => {
