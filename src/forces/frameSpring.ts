@@ -66,7 +66,8 @@ import type { RigidBody, Vec3Tuple, QuatTuple } from '../model/model.js';
 import type { BlockPattern, BlockMatrix } from '../assembly/blockSparse.js';
 import { ModelError } from '../model/errors.js';
 import { skew, mul3 } from '../math/mat3.js';
-import { quatMul, quatConj, quatToRotationVector, quatToMat3 } from '../math/quat.js';
+import { quatMul, quatConj, quatToRotationVector } from '../math/quat.js';
+import { pose, poseRelative } from '../math/transform.js';
 
 export interface FrameSpringParams {
   /** k_t, N/m */
@@ -157,15 +158,13 @@ export class FrameSpring implements ForceEffector {
     const n = Math.hypot(...orientation);
     if (!Number.isFinite(n) || !(n > 1e-12)) throw new ModelError(`frame spring "${name}".orientation`, `quaternion ${JSON.stringify(orientation)} is zero or not finite`);
     const qW = Float64Array.from(orientation, (v) => v / n);
-    // the frame in each side's coordinates: p = R_Bᵀ (x − x_B), q = q_B⁻¹ ⋆ q_W (the world side keeps it)
+    // the frame in each side's coordinates, X_BF = X_WB⁻¹ X_WF (the world side keeps X_WF)
+    const X_WF = pose(position, qW), X_BF = pose(), tmp = pose();
     const local = (b: RigidBody | null): [Vec3Tuple, QuatTuple] => {
       if (!b) return [[...position], [qW[0]!, qW[1]!, qW[2]!, qW[3]!]];
-      const o = b.qOffset, qb = q0.slice(o + 3, o + 7), R = quatToMat3(new Float64Array(9), qb);
-      const d = [position[0] - q0[o]!, position[1] - q0[o + 1]!, position[2] - q0[o + 2]!];
-      const pl: Vec3Tuple = [0, 0, 0];
-      for (let i = 0; i < 3; i++) pl[i] = R[i]! * d[0]! + R[3 + i]! * d[1]! + R[6 + i]! * d[2]!;
-      const ql = quatMul(new Float64Array(4), quatConj(new Float64Array(4), qb), qW);
-      return [pl, [ql[0]!, ql[1]!, ql[2]!, ql[3]!]];
+      const o = b.qOffset;
+      poseRelative(X_BF, pose(q0.subarray(o, o + 3), q0.subarray(o + 3, o + 7)), X_WF, tmp);
+      return [[X_BF.p[0]!, X_BF.p[1]!, X_BF.p[2]!], [X_BF.q[0]!, X_BF.q[1]!, X_BF.q[2]!, X_BF.q[3]!]];
     };
     const [p1, q1] = local(bodyA), [p2, q2] = local(bodyB);
     return new FrameSpring(name, bodyA, bodyB, p1, q1, p2, q2, params);
