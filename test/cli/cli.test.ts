@@ -224,4 +224,15 @@ describe('node I/O adapter', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('the cloth example under symplectic Euler at 10 ms diverges with exit code 3, not hidden', async () => {
+    const cloth = readFileSync(join(import.meta.dirname ?? '.', '..', '..', 'examples', 'cloth.json'), 'utf8');
+    const f = fake({ 'cloth.json': cloth });
+    expect(await runCli(['run', 'cloth.json', '--integrator', 'symplectic-euler', '--duration', '3'], f.io)).toBe(3);
+    oneErrorLine(f.err());
+    expect(f.err()).toMatch(/^error: diverged at step \d+ \(t = [^)]+ s\): particle "p\d+_\d+": /);
+    // and under its own integrator (implicit Euler) it completes
+    const g = fake({ 'cloth.json': cloth });
+    expect(await runCli(['run', 'cloth.json', '--duration', '1'], g.io)).toBe(0);
+  });
 });

@@ -6,7 +6,7 @@ import { describe, it, expect } from 'vitest';
 import { ModelBuilder } from '../../src/model/builder.js';
 import { checkJacobians, forceEval, rng } from '../helpers/fd.js';
 import { AxialSpring, PathSpring } from '../../src/forces/pathSpring.js';
-import { LinearMaterial, QuadraticStrainMaterial, ExponentialLigament, type AxialMaterial } from '../../src/forces/materials.js';
+import { LinearMaterial, QuadraticStrainMaterial, ExponentialLigament, stressStiffnessSplit, type AxialMaterial } from '../../src/forces/materials.js';
 import type { Vec3Tuple, QuatTuple } from '../../src/model/model.js';
 
 const TOL = 1e-6;
@@ -103,4 +103,27 @@ describe('force Jacobians against central finite differences', () => {
       expect(e.D).toBeLessThan(TOL);
     });
   }
+});
+
+describe('§0.13: the stress form splits into material and geometric stiffness', () => {
+  it('∂f₁/∂x₁ of a quadratic-strain spring = −(k/r²) Δx Δxᵀ − σ I', () => {
+    const k = 80, r = 0.4;
+    const b = new ModelBuilder();
+    b.settings.gravity = [0, 0, 0];
+    b.addParticle({ name: 'a', mass: 1, position: [0.1, -0.2, 0.05] });
+    b.addParticle({ name: 'b', mass: 1, position: [0.4, 0.1, 0.3] });
+    const sp = new AxialSpring('s', b.point('a'), b.point('b'), new QuadraticStrainMaterial(k), r);
+    b.addForce(sp);
+    const model = b.build();
+    const { K } = forceEval(model, [sp]).jacobians(model.initialQ, model.initialU);
+    const dx = [0.3, 0.3, 0.25], mat = new Float64Array(9), geo = new Float64Array(9);
+    stressStiffnessSplit(mat, geo, k, r, dx);
+    // the (a, a) block is rows 0-2, cols 0-2 of the 6×6 dense K
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
+      expect(K[6 * i + j]!).toBeCloseTo(mat[3 * i + j]! + geo[3 * i + j]!, 12);
+    }
+    // the geometric part is −σ I with σ = k ε, ε = (l² − r²)/(2r²)
+    const l2 = dx.reduce((s, x) => s + x * x, 0);
+    expect(geo[0]!).toBeCloseTo(-k * (l2 - r * r) / (2 * r * r), 12);
+  });
 });
