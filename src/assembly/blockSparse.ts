@@ -31,7 +31,12 @@ export class BlockPattern {
 
   /** registers blocks (bi, bj) and (bj, bi); returns the slot of (bi, bj) */
   couple(bi: number, bj: number): number {
-    if (this.built) throw new Error('BlockPattern: couple() after build()');
+    if (this.built) {
+      // after build, only existing blocks can be asked for (a force re-binding to this pattern)
+      const s = this.find(bi, bj);
+      if (s < 0) throw new Error(`BlockPattern: block (${bi}, ${bj}) is not in the built pattern`);
+      return s;
+    }
     const nb = this.blockSize.length;
     if (bi < 0 || bj < 0 || bi >= nb || bj >= nb) throw new Error(`BlockPattern: block (${bi}, ${bj}) out of range`);
     const s = this.slot(bi, bj, true);

@@ -24,6 +24,7 @@ export class ForceSystem {
     // every force registers the blocks it fills, in model order (deterministic slots)
     for (const force of model.forces) force.setup(this.pattern);
     this.layout = this.pattern.build();
+    for (const force of model.forces) force.boundSignature = this.layout.signature;
     this.kin = new Kinematics(model);
     this.K = new BlockMatrix(this.layout);
     this.D = new BlockMatrix(this.layout);
@@ -31,8 +32,13 @@ export class ForceSystem {
     this.ctx = { model, q: model.initialQ, u: model.initialU, kin: this.kin, pm: this.pm };
   }
 
-  /** points the evaluation at (q, u) and refreshes the body caches */
+  /** points the evaluation at (q, u), makes every force hold this pattern's slots, refreshes the body caches */
   bind(q: Float64Array, u: Float64Array): ForceContext {
+    const forces = this.model.forces, sig = this.layout.signature;
+    for (let i = 0; i < forces.length; i++) {
+      const f = forces[i]!;
+      if (f.boundSignature !== sig) { f.setup(this.pattern); f.boundSignature = sig; }
+    }
     if (this.ctx.q !== q || this.ctx.u !== u) this.ctx = { model: this.model, q, u, kin: this.kin, pm: this.pm };
     this.kin.update(q);
     return this.ctx;

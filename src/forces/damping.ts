@@ -12,6 +12,7 @@ import { identity3 } from '../math/mat3.js';
 
 export class ComponentDamping implements ForceEffector {
   readonly name = 'damping';
+  boundSignature = '';
   private readonly points: PointRef[];
   private slots: Int32Array = new Int32Array(0);
   private readonly B = new Float64Array(9);

@@ -23,8 +23,13 @@ export interface ForceContext {
 export interface ForceEffector {
   /** a name for messages ("spring 'a-b'", "gravity") */
   readonly name: string;
-  /** registers the blocks its Jacobians fill; called once per simulation, deterministically */
+  /**
+   * Registers the blocks its Jacobians fill and keeps their slots; deterministic. A force may be
+   * shared by several models (a builder built twice): `boundSignature` records the pattern whose
+   * slots it holds, and the ForceSystem re-runs `setup` when it differs from its own.
+   */
   setup(pattern: BlockPattern): void;
+  boundSignature: string;
   /** f += f(q, u), in the velocity layout (length nu) */
   addForces(ctx: ForceContext, f: Float64Array): void;
   /** K += ∂f/∂q and D += ∂f/∂u (exact), on the solve blocks */

@@ -84,6 +84,7 @@ export interface FrameSpringParams {
 const SMALL_ANGLE = 0.02;
 
 export class FrameSpring implements ForceEffector {
+  boundSignature = '';
   readonly kt: number;
   readonly kr: number;
   readonly dt: number;

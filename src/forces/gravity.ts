@@ -11,6 +11,7 @@ import { skew, mul3 } from '../math/mat3.js';
 
 export class Gravity implements ForceEffector {
   readonly name = 'gravity';
+  boundSignature = '';
   private readonly g: Float64Array;
   private slots: Int32Array = new Int32Array(0);   // (nComponents) diagonal slot of each dynamic body
   private readonly F = new Float64Array(9);

@@ -20,6 +20,7 @@ import { cross3 } from '../math/vec3.js';
 
 export class InertialForces implements ForceEffector {
   readonly name = 'inertial (gyroscopic and fictitious) forces';
+  boundSignature = '';
   private slots: Int32Array = new Int32Array(0);
   private readonly c = new Float64Array(3);
   private readonly w = new Float64Array(3);

@@ -27,6 +27,7 @@ import type { AxialMaterial } from './materials.js';
 const MIN_SEGMENT = 1e-12;
 
 export class PathSpring implements ForceEffector {
+  boundSignature = '';
   readonly n: number;                    // number of segments
   private readonly active: Uint8Array;   // (n) 1 if the segment adds to L
   private slots: Int32Array = new Int32Array(0);    // ((n+1)²) slot of point pair (i, j), −1 if either is not solved

@@ -44,6 +44,8 @@ export function forceEval(model: Model, forces: readonly ForceEffector[] = model
   const pattern = new BlockPattern(model.blockSize, model.blockStart);
   for (const fe of forces) fe.setup(pattern);
   const layout = pattern.build();
+  // the forces now hold this pattern's slots: make any ForceSystem re-bind them
+  for (const fe of forces) fe.boundSignature = `fd-oracle:${layout.signature}`;
   const kin = new Kinematics(model), pm = new PointMap();
   const K = new BlockMatrix(layout), D = new BlockMatrix(layout);
   const ctx = (q: Float64Array, u: Float64Array) => { kin.update(q); return { model, q, u, kin, pm }; };
