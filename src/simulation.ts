@@ -29,6 +29,8 @@ export class Simulation {
   readonly integrator: IntegratorName;
   readonly h: number;
   private readonly scheme: (st: State, h: number) => void;
+  private readonly q0: Float64Array;   // (nq) state at the start of the current step
+  private readonly u0: Float64Array;   // (nu)
 
   constructor(readonly model: Model, opts: SimulationOptions = {}) {
     this.integrator = opts.integrator ?? model.settings.integrator;
@@ -37,6 +39,8 @@ export class Simulation {
     this.state = new State(model);
     this.ws = new Workspace(model, opts.solver);
     this.scheme = this.makeScheme(this.integrator);
+    this.q0 = new Float64Array(model.nq);
+    this.u0 = new Float64Array(model.nu);
   }
 
   private makeScheme(name: IntegratorName): (st: State, h: number) => void {
@@ -54,6 +58,9 @@ export class Simulation {
   /** advances the state by one step h; throws DivergenceError on a non-finite state */
   step(): void {
     const st = this.state, h = this.h;
+    // keep the start of the step, so a failed step leaves the last good state
+    this.q0.set(st.q);
+    this.u0.set(st.u);
     // 1. drive: parametric components take their prescribed motion (none yet)
     // 2. attach: attached components follow their masters (none yet)
     // 3. collide: contacts (none yet)
@@ -61,6 +68,8 @@ export class Simulation {
     try {
       this.scheme(st, h);
     } catch (e) {
+      st.q.set(this.q0);
+      st.u.set(this.u0);
       if (e instanceof NonFiniteError) throw new DivergenceError(st.step + 1, st.t + h, e.component, e.detail);
       throw e;
     }
@@ -68,7 +77,16 @@ export class Simulation {
     // 10. report: time and divergence
     st.t += h;
     st.step++;
-    this.checkFinite();
+    try {
+      this.checkFinite();
+    } catch (e) {
+      // report the failed step, but keep the last good state
+      st.q.set(this.q0);
+      st.u.set(this.u0);
+      st.t -= h;
+      st.step--;
+      throw e;
+    }
   }
 
   /** runs n steps, calling `each` after every step */

@@ -142,7 +142,13 @@ export class Workspace {
     if (a0 === 0 && a1 === 0) A.set(M);
     else for (let k = 0; k < A.length; k++) A[k] = M[k]! - a0 * D[k]! - a1 * K[k]!;
     const msg = this.solver.factor(this.fs.layout, A);
-    if (msg) { this.inertiaWarnings++; this.lastInertia = msg; }
+    if (msg) {
+      this.inertiaWarnings++;
+      this.lastInertia = msg;
+      // a zero or non-finite pivot: the step cannot be solved; name the component
+      const at = this.solver.failedAt;
+      if (at >= 0) this.reportPivot(at);
+    }
   }
 
   /**
@@ -156,6 +162,16 @@ export class Workspace {
     if (rep.residual > this.maxResidual) this.maxResidual = rep.residual;
     if (!rep.converged) this.unconverged++;
     return rep;
+  }
+
+  /** throws a NonFiniteError naming the component of solve index `at` (a failed pivot) */
+  private reportPivot(at: number): never {
+    const m = this.model;
+    let b = 0;
+    while (b + 1 < m.blockComponent.length && m.blockStart[b + 1]! <= at) b++;
+    const c = m.components[m.blockComponent[b]!]!;
+    const finite = this.A.every(Number.isFinite);
+    throw new NonFiniteError(`${c.kind} "${c.name}"`, finite ? 'the step matrix is singular at this component' : 'its stiffness or damping became non-finite');
   }
 
   /** throws a NonFiniteError for the first component whose force or step-matrix column is not finite */

@@ -37,7 +37,12 @@ export class Kinematics {
       for (let r = 0; r < 3; r++) this.cW[3 * i + r] = R[3 * r]! * cb[0]! + R[3 * r + 1]! * cb[1]! + R[3 * r + 2]! * cb[2]!;
       mul3(this.tmp, R, c.inertia);
       mulABt3(this.Jb, this.tmp, R);
-      this.JW.set(this.Jb, 9 * i);
+      // exactly symmetric (the product leaves a skew part of rounding size)
+      const J = this.JW, o = 9 * i, Jb = this.Jb;
+      J[o] = Jb[0]!; J[o + 4] = Jb[4]!; J[o + 8] = Jb[8]!;
+      J[o + 1] = J[o + 3] = 0.5 * (Jb[1]! + Jb[3]!);
+      J[o + 2] = J[o + 6] = 0.5 * (Jb[2]! + Jb[6]!);
+      J[o + 5] = J[o + 7] = 0.5 * (Jb[5]! + Jb[7]!);
     }
   }
 

@@ -39,5 +39,8 @@ describe('stiff cloth at h = 10 ms', () => {
     console.log(`cloth SE: ${d.message}`);
     expect(d.step).toBeGreaterThan(0);
     expect(d.message).toMatch(/diverged at step \d+ .*particle "p\d+_\d+"/);
+    // the simulation keeps the last good state
+    expect(sim.state.step).toBe(d.step - 1);
+    expect(sim.state.q.every(Number.isFinite) && sim.state.u.every(Number.isFinite)).toBe(true);
   });
 });
