@@ -8,10 +8,19 @@
  *   −(k/r²) Δx Δxᵀ and the geometric stiffness −σ I (see `stressStiffnessSplit`). Damping d l̇.
  * - `ExponentialLigament`: slack below the rest length, an exponential toe region up to the
  *   strain ε_t, then linear with stiffness k (N/m), C¹ at ε_t: F = A (e^{Bε} − 1) on the toe,
- *   with A = k r / (B e^{Bε_t}), ε = (l − r)/r. Damping d l̇ only while taut.
+ *   with A = k r / (B e^{Bε_t}), ε = (l − r)/r. Damping d l̇ only while taut, and the tension
+ *   is clamped at zero (a ligament never pushes, even when shortening fast).
  */
+import { ModelError } from '../model/errors.js';
+
+/** throws a ModelError unless v is finite and ≥ 0 (or > 0 when strict) */
+function check(what: string, v: number, strict = false): void {
+  if (!Number.isFinite(v) || v < 0 || (strict && v === 0)) throw new ModelError(`material.${what}`, `must be finite and ${strict ? 'positive' : 'non-negative'} (got ${v})`);
+}
 export interface AxialMaterial {
   readonly kind: string;
+  /** true when F is only defined for a positive rest length (strain-based materials) */
+  readonly needsRestLength?: boolean;
   /** writes [F, ∂F/∂l, ∂F/∂l̇] into out for length l, rate ldot and rest length r */
   evaluate(out: Float64Array, l: number, ldot: number, r: number): void;
   /** elastic energy stored at length l (J), zero at the rest length; damping excluded */
@@ -20,7 +29,7 @@ export interface AxialMaterial {
 
 export class LinearMaterial implements AxialMaterial {
   readonly kind = 'linear';
-  constructor(readonly stiffness: number, readonly damping = 0) {}
+  constructor(readonly stiffness: number, readonly damping = 0) { check('stiffness', stiffness); check('damping', damping); }
   evaluate(out: Float64Array, l: number, ldot: number, r: number): void {
     out[0] = this.stiffness * (l - r) + this.damping * ldot;
     out[1] = this.stiffness;
@@ -31,7 +40,8 @@ export class LinearMaterial implements AxialMaterial {
 
 export class QuadraticStrainMaterial implements AxialMaterial {
   readonly kind = 'quadratic-strain';
-  constructor(readonly stiffness: number, readonly damping = 0) {}
+  readonly needsRestLength = true;
+  constructor(readonly stiffness: number, readonly damping = 0) { check('stiffness', stiffness); check('damping', damping); }
   evaluate(out: Float64Array, l: number, ldot: number, r: number): void {
     const k = this.stiffness, r2 = r * r;
     // F = σ l with σ = k ε, ε = (l² − r²)/(2r²)
@@ -57,12 +67,15 @@ export function stressStiffnessSplit(material: Float64Array, geometric: Float64A
 
 export class ExponentialLigament implements AxialMaterial {
   readonly kind = 'exponential-ligament';
+  readonly needsRestLength = true;
   /**
    * @param stiffness k: slope dF/dl in the linear region (N/m)
    * @param toeStrain ε_t: strain at the end of the toe region (default 0.03)
    * @param toeShape B: exponential rate in the toe (default 30)
    */
-  constructor(readonly stiffness: number, readonly damping = 0, readonly toeStrain = 0.03, readonly toeShape = 30) {}
+  constructor(readonly stiffness: number, readonly damping = 0, readonly toeStrain = 0.03, readonly toeShape = 30) {
+    check('stiffness', stiffness); check('damping', damping); check('toeStrain', toeStrain, true); check('toeShape', toeShape, true);
+  }
   evaluate(out: Float64Array, l: number, ldot: number, r: number): void {
     const e = (l - r) / r;
     if (e <= 0) { out[0] = 0; out[1] = 0; out[2] = 0; return; }
@@ -79,6 +92,8 @@ export class ExponentialLigament implements AxialMaterial {
     }
     out[0] = out[0]! + this.damping * ldot;
     out[2] = this.damping;
+    // never push
+    if (out[0]! < 0) { out[0] = 0; out[1] = 0; out[2] = 0; }
   }
   energy(l: number, r: number): number {
     const e = (l - r) / r;

@@ -22,8 +22,9 @@ import type { ForceEffector, ForceContext } from './force.js';
 import type { BlockPattern, BlockMatrix } from '../assembly/blockSparse.js';
 import type { PointRef } from '../model/points.js';
 import type { AxialMaterial } from './materials.js';
+import { ModelError } from '../model/errors.js';
 
-/** below this segment length (m) the direction is undefined and the segment is treated as isotropic */
+/** below this segment length (m) the direction is undefined (see addProjection) */
 const MIN_SEGMENT = 1e-12;
 
 export class PathSpring implements ForceEffector {
@@ -59,7 +60,12 @@ export class PathSpring implements ForceEffector {
     active?: readonly boolean[],
   ) {
     const n = points.length - 1;
-    if (n < 1) throw new Error(`${name}: a spring needs at least two points`);
+    const path = `spring "${name}"`;
+    if (n < 1) throw new ModelError(`${path}.points`, 'a spring needs at least two points');
+    if (active && active.length !== n) throw new ModelError(`${path}.active`, `${active.length} flags for ${n} segments`);
+    if (active && !active.some((a) => a)) throw new ModelError(`${path}.active`, 'at least one segment must be active');
+    if (!(restLength >= 0) || !Number.isFinite(restLength)) throw new ModelError(`${path}.restLength`, `must be finite and non-negative (got ${restLength})`);
+    if (material.needsRestLength && !(restLength > 0)) throw new ModelError(`${path}.restLength`, `the ${material.kind} material needs a positive rest length`);
     this.n = n;
     this.active = Uint8Array.from({ length: n }, (_, i) => (active ? (active[i] ? 1 : 0) : 1));
     this.X = new Float64Array(3 * (n + 1)); this.Rl = new Float64Array(3 * (n + 1));
@@ -136,11 +142,18 @@ export class PathSpring implements ForceEffector {
     }
   }
 
-  /** adds c·P_s/l_s to A (the ∂u_s/∂x_j terms); isotropic when the segment has no length */
-  private addProjection(A: Float64Array, s: number, c: number): void {
+  /**
+   * adds sgn·(F/l_s)·P_s to A (the F ∂u_s/∂x_j terms). A segment of zero length has no direction:
+   * for a zero rest length its exact limit is the isotropic sgn·F_L·I (F/l → F_L, §0.13 with
+   * r = 0); otherwise the force direction is undefined and the term is left out.
+   */
+  private addProjection(A: Float64Array, s: number, sgn: number): void {
     const li = this.l[s]!;
-    if (!(li > MIN_SEGMENT)) return;
-    const ux = this.U[3 * s]!, uy = this.U[3 * s + 1]!, uz = this.U[3 * s + 2]!, k = c / li;
+    if (!(li > MIN_SEGMENT)) {
+      if (this.restLength === 0 && this.active[s]) { const k = sgn * this.mat[1]!; A[0] = A[0]! + k; A[4] = A[4]! + k; A[8] = A[8]! + k; }
+      return;
+    }
+    const ux = this.U[3 * s]!, uy = this.U[3 * s + 1]!, uz = this.U[3 * s + 2]!, k = (sgn * this.mat[0]!) / li;
     A[0] = A[0]! + k * (1 - ux * ux); A[1] = A[1]! - k * ux * uy; A[2] = A[2]! - k * ux * uz;
     A[3] = A[3]! - k * uy * ux; A[4] = A[4]! + k * (1 - uy * uy); A[5] = A[5]! - k * uy * uz;
     A[6] = A[6]! - k * uz * ux; A[7] = A[7]! - k * uz * uy; A[8] = A[8]! + k * (1 - uz * uz);
@@ -164,8 +177,8 @@ export class PathSpring implements ForceEffector {
         A[3] = vy * gx; A[4] = vy * gy; A[5] = vy * gz;
         A[6] = vz * gx; A[7] = vz * gy; A[8] = vz * gz;
         // F (∂u_i/∂x_j − ∂u_{i−1}/∂x_j)
-        if (i < n) { if (j === i) this.addProjection(A, i, -F); else if (j === i + 1) this.addProjection(A, i, F); }
-        if (i > 0) { if (j === i - 1) this.addProjection(A, i - 1, F); else if (j === i) this.addProjection(A, i - 1, -F); }
+        if (i < n) { if (j === i) this.addProjection(A, i, -1); else if (j === i + 1) this.addProjection(A, i, 1); }
+        if (i > 0) { if (j === i - 1) this.addProjection(A, i - 1, 1); else if (j === i) this.addProjection(A, i - 1, -1); }
         // ∂f_i/∂ẋ_j = F_L̇ v_i g_jᵀ
         const hx = FLd * this.G[3 * j]!, hy = FLd * this.G[3 * j + 1]!, hz = FLd * this.G[3 * j + 2]!;
         B[0] = vx * hx; B[1] = vx * hy; B[2] = vx * hz;

@@ -152,3 +152,25 @@ export function cholesky3(out: Mat3, J: Mat3): boolean {
   out[0] = l00; out[3] = l10; out[4] = l11; out[6] = l20; out[7] = l21; out[8] = Math.sqrt(l22sq);
   return true;
 }
+
+/**
+ * Eigenvalues of a symmetric 3×3 matrix, ascending, by the trigonometric solution of the
+ * characteristic cubic (exact for diagonal input).
+ */
+export function symmetricEigenvalues3(a: Mat3): [number, number, number] {
+  const p1 = a[1]! * a[1]! + a[2]! * a[2]! + a[5]! * a[5]!;
+  if (p1 === 0) {
+    const d = [a[0]!, a[4]!, a[8]!].sort((x, y) => x - y);
+    return [d[0]!, d[1]!, d[2]!];
+  }
+  const q = (a[0]! + a[4]! + a[8]!) / 3;
+  const p2 = (a[0]! - q) ** 2 + (a[4]! - q) ** 2 + (a[8]! - q) ** 2 + 2 * p1;
+  const p = Math.sqrt(p2 / 6);
+  // B = (A − qI)/p, r = det(B)/2 ∈ [−1, 1]
+  const B = new Float64Array(9);
+  for (let k = 0; k < 9; k++) B[k] = (a[k]! - (k % 4 === 0 ? q : 0)) / p;
+  const r = Math.max(-1, Math.min(1, det3(B) / 2));
+  const phi = Math.acos(r) / 3;
+  const e3 = q + 2 * p * Math.cos(phi), e1 = q + 2 * p * Math.cos(phi + (2 * Math.PI) / 3);
+  return [e1, 3 * q - e1 - e3, e3];
+}

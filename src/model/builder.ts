@@ -6,7 +6,7 @@ import { Model, DEFAULT_SETTINGS, type Component, type Marker, type ModelSetting
 import { type PointRef, POINT_PARTICLE, POINT_BODY, POINT_WORLD } from './points.js';
 import { ModelError } from './errors.js';
 import type { ForceEffector } from '../forces/force.js';
-import { cholesky3 } from '../math/mat3.js';
+import { cholesky3, symmetricEigenvalues3 } from '../math/mat3.js';
 import { Gravity } from '../forces/gravity.js';
 import { InertialForces } from '../forces/inertial.js';
 import { ComponentDamping } from '../forces/damping.js';
@@ -45,8 +45,28 @@ export interface BodySpec {
 
 export interface MarkerSpec { name: string; body: string; location: Vec3Tuple }
 
+/** throws a ModelError unless every entry of v is finite */
+function finite(path: string, v: readonly number[] | undefined): void {
+  if (v && !v.every(Number.isFinite)) throw new ModelError(path, `must be finite (got ${JSON.stringify(v)})`);
+}
+
+/** throws a ModelError unless d is undefined or finite and ≥ 0 */
+function nonNegative(path: string, d: number | undefined): void {
+  if (d !== undefined && !(d >= 0 && Number.isFinite(d))) throw new ModelError(path, `must be finite and non-negative (got ${d})`);
+}
+
+/** non-dynamic components stay where they are until drivers prescribe their motion */
+function staticVelocity(path: string, dynamic: boolean, v: readonly number[] | undefined): void {
+  if (!dynamic && v && v.some((x) => x !== 0)) {
+    throw new ModelError(path, 'a non-dynamic component stays where it is: its velocity must be zero (prescribed motion needs a driver)');
+  }
+}
+
 export class ModelBuilder {
   readonly settings: ModelSettings = { ...DEFAULT_SETTINGS, gravity: [...DEFAULT_SETTINGS.gravity] };
+
+  /** the initial positions q of the components added so far (a copy), e.g. to place frames at load time */
+  initialQ(): Float64Array { return Float64Array.from(this.q); }
   private readonly components: Component[] = [];
   private readonly markers: Marker[] = [];
   private readonly forces: ForceEffector[] = [];
@@ -65,9 +85,13 @@ export class ModelBuilder {
 
   addParticle(s: ParticleSpec, path = `particle "${s.name}"`): Particle {
     if (!(s.mass > 0) || !Number.isFinite(s.mass)) throw new ModelError(`${path}.mass`, `mass must be positive and finite (got ${s.mass})`);
+    finite(`${path}.position`, s.position);
+    finite(`${path}.velocity`, s.velocity);
+    nonNegative(`${path}.damping`, s.damping);
+    const dynamic = s.dynamic ?? true;
+    staticVelocity(`${path}.velocity`, dynamic, s.velocity);
     const index = this.components.length;
     this.claim(s.name, 'particle', index, `${path}.name`);
-    const dynamic = s.dynamic ?? true;
     const p: Particle = {
       kind: 'particle', name: s.name, index, mass: s.mass, dynamic,
       qOffset: this.q.length, uOffset: this.u.length, block: dynamic ? this.nBlocks++ : -1,
@@ -87,12 +111,25 @@ export class ModelBuilder {
     if (!J.every(Number.isFinite) || !cholesky3(new Float64Array(9), J)) {
       throw new ModelError(`${path}.inertia`, `inertia ${JSON.stringify(s.inertia)} is not positive definite`);
     }
+    // a physical inertia: each principal moment at most the sum of the other two
+    const [e1, e2, e3] = symmetricEigenvalues3(J);
+    if (e3 > (e1 + e2) * (1 + 1e-9)) {
+      throw new ModelError(`${path}.inertia`, `principal moments ${[e1, e2, e3].map((e) => e.toPrecision(4)).join(', ')} violate the triangle inequality (no rigid body has them)`);
+    }
     const o = s.orientation ?? [1, 0, 0, 0];
     const n = Math.hypot(...o);
     if (!Number.isFinite(n) || !(n > 1e-12)) throw new ModelError(`${path}.orientation`, `quaternion ${JSON.stringify(o)} is zero or not finite`);
+    finite(`${path}.com`, s.com);
+    finite(`${path}.position`, s.position);
+    finite(`${path}.velocity`, s.velocity);
+    finite(`${path}.angularVelocity`, s.angularVelocity);
+    nonNegative(`${path}.linearDamping`, s.linearDamping);
+    nonNegative(`${path}.angularDamping`, s.angularDamping);
+    const dynamic = s.dynamic ?? true;
+    staticVelocity(`${path}.velocity`, dynamic, s.velocity);
+    staticVelocity(`${path}.angularVelocity`, dynamic, s.angularVelocity);
     const index = this.components.length;
     this.claim(s.name, 'body', index, `${path}.name`);
-    const dynamic = s.dynamic ?? true;
     const b: RigidBody = {
       kind: 'body', name: s.name, index, mass: s.mass, inertia: J, com: Float64Array.from(s.com ?? [0, 0, 0]), dynamic,
       qOffset: this.q.length, uOffset: this.u.length, block: dynamic ? this.nBlocks++ : -1,
@@ -106,6 +143,7 @@ export class ModelBuilder {
   }
 
   addMarker(s: MarkerSpec, path = `marker "${s.name}"`): Marker {
+    finite(`${path}.location`, s.location);
     const b = this.names.get(s.body);
     if (!b) throw new ModelError(`${path}.body`, `no body named "${s.body}"`);
     if (b.kind !== 'body') throw new ModelError(`${path}.body`, `"${s.body}" is a ${b.kind}, not a body`);
@@ -140,6 +178,7 @@ export class ModelBuilder {
 
   /** a fixed point in the world */
   worldPoint(position: Vec3Tuple): PointRef {
+    finite('world point', position);
     return { kind: POINT_WORLD, name: `world@[${position.join(', ')}]`, component: -1, qOffset: -1, uOffset: -1, block: -1, local: Float64Array.from(position) };
   }
 
@@ -165,7 +204,7 @@ export class ModelBuilder {
     }
     forces.push(...this.forces);
     return new Model({
-      components: comps, markers: this.markers.slice(), forces, settings: { ...this.settings },
+      components: comps, markers: this.markers.slice(), forces, settings: { ...this.settings, gravity: [g[0], g[1], g[2]] },
       nq: this.q.length, nu: this.u.length, q0: Float64Array.from(this.q), u0: Float64Array.from(this.u),
     });
   }

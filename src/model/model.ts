@@ -57,7 +57,7 @@ export interface ModelSettings {
   step: number;
 }
 
-export const DEFAULT_SETTINGS: ModelSettings = { gravity: [0, 0, -9.81], integrator: 'implicit-euler', step: 0.01 };
+export const DEFAULT_SETTINGS: Readonly<ModelSettings> = Object.freeze({ gravity: Object.freeze([0, 0, -9.81]) as unknown as Vec3Tuple, integrator: 'implicit-euler', step: 0.01 });
 
 export class Model {
   readonly components: readonly Component[];

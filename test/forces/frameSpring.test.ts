@@ -45,7 +45,7 @@ function scene(seed: number, angle: number, a: Side, b: Side, params = PARAMS, s
     bodies[name] = builder.addBody({
       name, mass: 1 + r(), inertia: [0.3 + 0.1 * r(), 0.4 + 0.1 * r(), 0.5 + 0.1 * r(), 0.02 * r(), -0.03 * r(), 0.01 * r()],
       com: randomVec(r, 0.3), position: randomVec(r), orientation: randomQuat(r),
-      velocity: randomVec(r), angularVelocity: randomVec(r, 2), dynamic: side !== 'static',
+      velocity: side === 'static' ? [0, 0, 0] : randomVec(r), angularVelocity: side === 'static' ? [0, 0, 0] : randomVec(r, 2), dynamic: side !== 'static',
     });
   }
   const bodyA = a === 'world' ? null : bodies.A!;

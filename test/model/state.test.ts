@@ -15,7 +15,7 @@ import type { IntegratorName } from '../../src/integrators/names.js';
 
 function mixed() {
   const b = new ModelBuilder();
-  b.addBody({ name: 'A', mass: 1, inertia: [0.01, 0.02, 0.03, 0, 0, 0.001], com: [0.02, 0, 0.01], position: [0, 0, 0], angularVelocity: [1, 2, 3] });
+  b.addBody({ name: 'A', mass: 1, inertia: [0.015, 0.02, 0.03, 0, 0, 0.001], com: [0.02, 0, 0.01], position: [0, 0, 0], angularVelocity: [1, 2, 3] });
   b.addBody({ name: 'B', mass: 2, inertia: [0.02, 0.02, 0.04, 0, 0, 0], position: [0.5, 0, 0] });
   b.addMarker({ name: 'a', body: 'A', location: [0.1, 0, 0] });
   b.addParticle({ name: 'p', mass: 0.1, position: [0, 0.3, 0], velocity: [0, 0, 1] });

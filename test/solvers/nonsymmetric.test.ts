@@ -18,7 +18,7 @@ function scene(seed: number) {
   const b = new ModelBuilder();
   b.settings.gravity = [0, 0, -9.81];
   for (let i = 0; i < 4; i++) {
-    b.addBody({ name: `B${i}`, mass: 1 + r(), inertia: [0.02 + 0.01 * r(), 0.03, 0.05, 0.004 * r(), 0, 0.002], com: [0.1 * r(), -0.05, 0.08 * r()],
+    b.addBody({ name: `B${i}`, mass: 1 + r(), inertia: [0.03 + 0.01 * r(), 0.035, 0.05, 0.004 * r(), 0, 0.002], com: [0.1 * r(), -0.05, 0.08 * r()],
       position: [i * 0.3, 0.1 * r(), 0], orientation: [1, r() - 0.5, r() - 0.5, r() - 0.5], velocity: [r(), -r(), r()],
       angularVelocity: [10 * (r() - 0.5), 10 * (r() - 0.5), 10 * (r() - 0.5)], linearDamping: 0.5, angularDamping: 0.01 });
     b.addMarker({ name: `m${i}`, body: `B${i}`, location: [0.05, 0.02 * i, -0.03] });
