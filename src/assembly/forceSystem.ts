@@ -48,7 +48,8 @@ export class ForceSystem {
   forces(q: Float64Array, u: Float64Array): Float64Array {
     const ctx = this.bind(q, u);
     this.f.fill(0);
-    for (const force of this.model.forces) force.addForces(ctx, this.f);
+    const forces = this.model.forces;
+    for (let i = 0; i < forces.length; i++) forces[i]!.addForces(ctx, this.f);
     return this.f;
   }
 
@@ -57,7 +58,8 @@ export class ForceSystem {
     const ctx = this.bind(q, u);
     this.K.zero();
     this.D.zero();
-    for (const force of this.model.forces) force.addJacobians(ctx, this.K, this.D);
+    const forces = this.model.forces;
+    for (let i = 0; i < forces.length; i++) forces[i]!.addJacobians(ctx, this.K, this.D);
   }
 
   /** total potential energy at q */

@@ -17,6 +17,7 @@ export class Gravity implements ForceEffector {
   private readonly F = new Float64Array(9);
   private readonly C = new Float64Array(9);
   private readonly T = new Float64Array(9);
+  private readonly c3 = new Float64Array(3);
 
   constructor(private readonly comps: readonly Component[], g: [number, number, number]) {
     this.g = Float64Array.from(g);
@@ -28,7 +29,8 @@ export class Gravity implements ForceEffector {
 
   addForces(ctx: ForceContext, f: Float64Array): void {
     const g = this.g, cW = ctx.kin.cW;
-    for (const c of this.comps) {
+    for (let i = 0; i < this.comps.length; i++) {
+      const c = this.comps[i]!;
       const o = c.uOffset, m = c.mass;
       const fx = m * g[0]!, fy = m * g[1]!, fz = m * g[2]!;
       f[o] = f[o]! + fx; f[o + 1] = f[o + 1]! + fy; f[o + 2] = f[o + 2]! + fz;
@@ -43,12 +45,15 @@ export class Gravity implements ForceEffector {
 
   addJacobians(ctx: ForceContext, K: BlockMatrix): void {
     const g = this.g;
-    for (const c of this.comps) {
+    for (let i = 0; i < this.comps.length; i++) {
+      const c = this.comps[i]!;
       const s = this.slots[c.index]!;
       if (s < 0) continue;
       // K_θθ = [m g][c_W]
       skew(this.F, g);
-      skew(this.C, ctx.kin.cW.subarray(3 * c.index, 3 * c.index + 3));
+      const cW = ctx.kin.cW, o = 3 * c.index;
+      this.c3[0] = cW[o]!; this.c3[1] = cW[o + 1]!; this.c3[2] = cW[o + 2]!;
+      skew(this.C, this.c3);
       mul3(this.T, this.F, this.C);
       K.add3(s, 3, 3, this.T, c.mass);
     }
@@ -57,7 +62,8 @@ export class Gravity implements ForceEffector {
   potentialEnergy(ctx: ForceContext): number {
     const g = this.g, q = ctx.q, cW = ctx.kin.cW;
     let V = 0;
-    for (const c of this.comps) {
+    for (let i = 0; i < this.comps.length; i++) {
+      const c = this.comps[i]!;
       const o = c.qOffset;
       let x = q[o]!, y = q[o + 1]!, z = q[o + 2]!;
       if (c.kind === 'body') { x += cW[3 * c.index]!; y += cW[3 * c.index + 1]!; z += cW[3 * c.index + 2]!; }

@@ -56,7 +56,8 @@ export class InertialForces implements ForceEffector {
   }
 
   addForces(ctx: ForceContext, f: Float64Array): void {
-    for (const c of this.comps) {
+    for (let i = 0; i < this.comps.length; i++) {
+      const c = this.comps[i]!;
       if (c.kind !== 'body' || !c.dynamic) continue;
       const o = c.uOffset, m = c.mass;
       this.load(ctx, c.index, o);
@@ -71,7 +72,8 @@ export class InertialForces implements ForceEffector {
   }
 
   addJacobians(ctx: ForceContext, K: BlockMatrix, D: BlockMatrix): void {
-    for (const c of this.comps) {
+    for (let i = 0; i < this.comps.length; i++) {
+      const c = this.comps[i]!;
       const s = this.slots[c.index]!;
       if (c.kind !== 'body' || s < 0) continue;
       const m = c.mass;

@@ -46,7 +46,9 @@ function dexpInv(out: Float64Array, o: number, th: Float64Array, w: Float64Array
 /** q ← q₀ ⊕ Θ */
 function retract(ws: Workspace, q: Float64Array, q0: Float64Array, th: Float64Array, tmp: Float64Array): void {
   q.set(q0);
-  for (const c of ws.model.components) {
+  const comps = ws.model.components;
+  for (let i = 0; i < comps.length; i++) {
+    const c = comps[i]!;
     const qo = c.qOffset, uo = c.uOffset;
     q[qo] = q[qo]! + th[uo]!; q[qo + 1] = q[qo + 1]! + th[uo + 1]!; q[qo + 2] = q[qo + 2]! + th[uo + 2]!;
     if (c.kind === 'body') quatIntegrateWorld(q, qo + 3, th[uo + 3]!, th[uo + 4]!, th[uo + 5]!, 1, tmp);
@@ -55,7 +57,9 @@ function retract(ws: Workspace, q: Float64Array, q0: Float64Array, th: Float64Ar
 
 /** stage rates at (q, u) with tangent displacement Θ: kq = (v, dexp⁻¹_Θ ω), ku = M⁻¹ f */
 function rates(ws: Workspace, q: Float64Array, u: Float64Array, s: Rk4Scratch, kq: Float64Array, ku: Float64Array): void {
-  for (const c of ws.model.components) {
+  const comps = ws.model.components;
+  for (let i = 0; i < comps.length; i++) {
+    const c = comps[i]!;
     const o = c.uOffset;
     kq[o] = u[o]!; kq[o + 1] = u[o + 1]!; kq[o + 2] = u[o + 2]!;
     if (c.kind === 'body') dexpInv(kq, o + 3, s.th, u, o + 3);
@@ -68,15 +72,17 @@ function rates(ws: Workspace, q: Float64Array, u: Float64Array, s: Rk4Scratch, k
   ws.scatterAdd(ku, s.a, 1);
 }
 
+/** the classical RK4 stage times */
+const RK4_C: readonly number[] = Object.freeze([0, 0.5, 0.5, 1]);
+
 export function rk4(ws: Workspace, st: State, h: number, s: Rk4Scratch): void {
   const { q, u } = st;
   const n = u.length;
   s.q0.set(q); s.u0.set(u);
-  const c = [0, 0.5, 0.5, 1];
   for (let i = 0; i < 4; i++) {
     // stage state: Θ = c_i h k_{i−1}, u = u₀ + c_i h a_{i−1}
     if (i === 0) s.th.fill(0);
-    else for (let k = 0; k < n; k++) { s.th[k] = c[i]! * h * s.kq[i - 1]![k]!; u[k] = s.u0[k]! + c[i]! * h * s.ku[i - 1]![k]!; }
+    else for (let k = 0; k < n; k++) { s.th[k] = RK4_C[i]! * h * s.kq[i - 1]![k]!; u[k] = s.u0[k]! + RK4_C[i]! * h * s.ku[i - 1]![k]!; }
     if (i > 0) retract(ws, q, s.q0, s.th, s.qt);
     rates(ws, q, u, s, s.kq[i]!, s.ku[i]!);
   }

@@ -227,7 +227,9 @@ export class Workspace {
    * translation by h v and rotation by exp(h ω / 2) ⋆ q.
    */
   advance(q: Float64Array, u: Float64Array, h: number): void {
-    for (const c of this.model.components) {
+    const comps = this.model.components;
+    for (let i = 0; i < comps.length; i++) {
+      const c = comps[i]!;
       const qo = c.qOffset, uo = c.uOffset;
       q[qo] = q[qo]! + h * u[uo]!; q[qo + 1] = q[qo + 1]! + h * u[uo + 1]!; q[qo + 2] = q[qo + 2]! + h * u[uo + 2]!;
       if (c.kind === 'body') quatIntegrateWorld(q, qo + 3, u[uo + 3]!, u[uo + 4]!, u[uo + 5]!, h, this.qtmp);
@@ -239,7 +241,9 @@ export class Workspace {
     const kin = this.fs.kin;
     kin.update(q);
     let T = 0;
-    for (const c of this.model.components) {
+    const comps = this.model.components;
+    for (let k = 0; k < comps.length; k++) {
+      const c = comps[k]!;
       const o = c.uOffset;
       if (c.kind === 'particle') { T += 0.5 * c.mass * (u[o]! ** 2 + u[o + 1]! ** 2 + u[o + 2]! ** 2); continue; }
       const i = c.index, cx = kin.cW[3 * i]!, cy = kin.cW[3 * i + 1]!, cz = kin.cW[3 * i + 2]!;

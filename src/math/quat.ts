@@ -39,7 +39,8 @@ export function quatConj(out: Quat, a: Quat): Quat {
 }
 
 export function quatNorm(a: ArrayLike<number>, o = 0): number {
-  return Math.hypot(a[o]!, a[o + 1]!, a[o + 2]!, a[o + 3]!);
+  const w = a[o]!, x = a[o + 1]!, y = a[o + 2]!, z = a[o + 3]!;
+  return Math.sqrt(w * w + x * x + y * y + z * z);
 }
 
 export function quatNormalize(out: Quat, a: Quat): Quat {
@@ -107,7 +108,7 @@ export function quatFromAxisAngle(out: Quat, axis: Vec3, angle: number): Quat {
 export function quatToRotationVector(out: Vec3, q: Quat): Vec3 {
   let w = q[0]!, x = q[1]!, y = q[2]!, z = q[3]!;
   if (w < 0) { w = -w; x = -x; y = -y; z = -z; }
-  const s = Math.hypot(x, y, z);
+  const s = Math.sqrt(x * x + y * y + z * z);
   // φ = 2 atan2(s, w); φ/s → 2/w as s → 0
   const k = s > 1e-300 ? (2 * Math.atan2(s, w)) / s : 2 / w;
   out[0] = k * x; out[1] = k * y; out[2] = k * z;

@@ -131,8 +131,10 @@ export class ModelBuilder {
     const index = this.components.length;
     this.claim(s.name, 'body', index, `${path}.name`);
     const b: RigidBody = {
-      kind: 'body', name: s.name, index, mass: s.mass, inertia: J, com: Float64Array.from(s.com ?? [0, 0, 0]), dynamic,
+      // common fields in the particle's order, so loops over components see one layout prefix
+      kind: 'body', name: s.name, index, mass: s.mass, dynamic,
       qOffset: this.q.length, uOffset: this.u.length, block: dynamic ? this.nBlocks++ : -1,
+      inertia: J, com: Float64Array.from(s.com ?? [0, 0, 0]),
     };
     this.q.push(...(s.position ?? [0, 0, 0]), o[0] / n, o[1] / n, o[2] / n, o[3] / n);
     this.u.push(...(s.velocity ?? [0, 0, 0]), ...(s.angularVelocity ?? [0, 0, 0]));

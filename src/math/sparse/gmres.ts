@@ -73,7 +73,7 @@ export class Gmres {
           H[i * m + k] = cs[i]! * a + sn[i]! * c;
           H[(i + 1) * m + k] = -sn[i]! * a + cs[i]! * c;
         }
-        const a = H[k * m + k]!, c = H[(k + 1) * m + k]!, r = Math.hypot(a, c);
+        const a = H[k * m + k]!, c = H[(k + 1) * m + k]!, r = Math.sqrt(a * a + c * c);
         cs[k] = r > 0 ? a / r : 1; sn[k] = r > 0 ? c / r : 0;
         H[k * m + k] = r; H[(k + 1) * m + k] = 0;
         g[k + 1] = -sn[k]! * g[k]!; g[k] = cs[k]! * g[k]!;

@@ -57,7 +57,7 @@ export function refineSolve(
   let it = 0;
   while (res > tol && it < maxIter) {
     // correction dx = M⁻¹ r
-    dx.set(r.subarray(0, n));
+    for (let i = 0; i < n; i++) dx[i] = r[i];
     solve(dx);
     for (let i = 0; i < n; i++) x[i] += dx[i];
     const next = residual(apply, b, x, r, n) / scale;
