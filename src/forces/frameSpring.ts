@@ -68,6 +68,7 @@ import { ModelError } from '../model/errors.js';
 import { skew, mul3 } from '../math/mat3.js';
 import { quatMul, quatConj, quatToRotationVector } from '../math/quat.js';
 import { pose, poseRelative } from '../math/transform.js';
+import { invLeftJacobian } from '../math/so3.js';
 
 export interface FrameSpringParams {
   /** k_t, N/m */
@@ -79,9 +80,6 @@ export interface FrameSpringParams {
   /** d_r, N·m·s/rad */
   rotationalDamping: number;
 }
-
-/** below this angle (rad) U uses its Taylor series (truncation < 1e-15 relative; above it the closed form loses < 1e-12 of c) */
-const SMALL_ANGLE = 0.02;
 
 export class FrameSpring implements ForceEffector {
   boundSignature = '';
@@ -235,24 +233,9 @@ export class FrameSpring implements ForceEffector {
     }
   }
 
-  /** U = a I − ½[w] + c w wᵀ = J_l⁻¹(w), (0.45) in world axes */
+  /** U = a I − ½[w] + c w wᵀ = J_l⁻¹(w), (0.45) in world axes (src/math/so3.ts) */
   private computeU(): void {
-    const w = this.w, U = this.U;
-    const wx = w[0]!, wy = w[1]!, wz = w[2]!;
-    const p2 = wx * wx + wy * wy + wz * wz, phi = Math.sqrt(p2);
-    let a: number, c: number;
-    if (phi < SMALL_ANGLE) {
-      // a = (φ/2) cot(φ/2) and c = (1 − a)/φ² by their series
-      a = 1 - p2 / 12 - (p2 * p2) / 720 - (p2 * p2 * p2) / 30240;
-      c = 1 / 12 + p2 / 720 + (p2 * p2) / 30240;
-    } else {
-      const h = 0.5 * phi;
-      a = (h * Math.cos(h)) / Math.sin(h);
-      c = (1 - a) / p2;
-    }
-    U[0] = a + c * wx * wx; U[1] = c * wx * wy + 0.5 * wz; U[2] = c * wx * wz - 0.5 * wy;
-    U[3] = c * wy * wx - 0.5 * wz; U[4] = a + c * wy * wy; U[5] = c * wy * wz + 0.5 * wx;
-    U[6] = c * wz * wx + 0.5 * wy; U[7] = c * wz * wy - 0.5 * wx; U[8] = a + c * wz * wz;
+    invLeftJacobian(this.U, this.w[0]!, this.w[1]!, this.w[2]!);
   }
 
   addJacobians(ctx: ForceContext, K: BlockMatrix, D: BlockMatrix): void {

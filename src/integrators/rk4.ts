@@ -13,6 +13,7 @@
 import type { Workspace } from './workspace.js';
 import type { State } from '../model/state.js';
 import { quatIntegrateWorld } from '../math/quat.js';
+import { invLeftJacobianApply } from '../math/so3.js';
 
 export class Rk4Scratch {
   readonly q0: Float64Array;
@@ -30,17 +31,6 @@ export class Rk4Scratch {
     this.th = new Float64Array(nu);
     this.fs = new Float64Array(nSolve); this.a = new Float64Array(nSolve);
   }
-}
-
-/** out = dexp⁻¹_θ(ω) for θ, ω at offset o of their arrays */
-function dexpInv(out: Float64Array, o: number, th: Float64Array, w: Float64Array, wo: number): void {
-  const tx = th[o]!, ty = th[o + 1]!, tz = th[o + 2]!, wx = w[wo]!, wy = w[wo + 1]!, wz = w[wo + 2]!;
-  const p2 = tx * tx + ty * ty + tz * tz, p = Math.sqrt(p2);
-  const c = p < 1e-3 ? 1 / 12 + p2 / 720 : (1 - (0.5 * p) / Math.tan(0.5 * p)) / p2;
-  // a = θ × ω, b = θ × a
-  const ax = ty * wz - tz * wy, ay = tz * wx - tx * wz, az = tx * wy - ty * wx;
-  const bx = ty * az - tz * ay, by = tz * ax - tx * az, bz = tx * ay - ty * ax;
-  out[o] = wx - 0.5 * ax + c * bx; out[o + 1] = wy - 0.5 * ay + c * by; out[o + 2] = wz - 0.5 * az + c * bz;
 }
 
 /** q ← q₀ ⊕ Θ */
@@ -62,7 +52,7 @@ function rates(ws: Workspace, q: Float64Array, u: Float64Array, s: Rk4Scratch, k
     const c = comps[i]!;
     const o = c.uOffset;
     kq[o] = u[o]!; kq[o + 1] = u[o + 1]!; kq[o + 2] = u[o + 2]!;
-    if (c.kind === 'body') dexpInv(kq, o + 3, s.th, u, o + 3);
+    if (c.kind === 'body') invLeftJacobianApply(kq, o + 3, s.th, u, o + 3);
   }
   ws.mass(q);
   ws.gather(s.fs, ws.fs.forces(q, u));

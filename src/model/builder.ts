@@ -10,6 +10,7 @@ import { cholesky3, symmetricEigenvalues3 } from '../math/mat3.js';
 import { Gravity } from '../forces/gravity.js';
 import { InertialForces } from '../forces/inertial.js';
 import { ComponentDamping } from '../forces/damping.js';
+import { FrameSpring, type FrameSpringParams } from '../forces/frameSpring.js';
 
 export interface ParticleSpec {
   name: string;
@@ -193,6 +194,24 @@ export class ModelBuilder {
   componentAt(index: number): Component { return this.components[index]!; }
 
   addForce(f: ForceEffector): void { this.forces.push(f); }
+
+  /**
+   * Adds a frame spring (6-DOF bushing) between two bodies, or a body and "world", whose two
+   * attachment frames coincide at load time with the world frame (position, orientation).
+   */
+  addFrameSpring(name: string, bodyA: string, bodyB: string, position: Vec3Tuple, orientation: QuatTuple, params: FrameSpringParams): FrameSpring {
+    const body = (n: string, key: string): RigidBody | null => {
+      if (n === 'world') return null;
+      const e = this.names.get(n);
+      if (!e || e.kind !== 'body') throw new ModelError(`frame spring "${name}".${key}`, `no body named "${n}"`);
+      return this.components[e.index] as RigidBody;
+    };
+    const A = body(bodyA, 'bodyA'), B = body(bodyB, 'bodyB');
+    if (A && A === B) throw new ModelError(`frame spring "${name}".bodyB`, `bodyA and bodyB are the same body "${A.name}"`);
+    const fs = FrameSpring.atWorldFrame(name, A, B, this.initialQ(), position, orientation, params);
+    this.addForce(fs);
+    return fs;
+  }
 
   build(): Model {
     const comps = this.components.slice();

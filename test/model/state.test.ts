@@ -8,7 +8,6 @@ import { ModelBuilder } from '../../src/model/builder.js';
 import { Simulation } from '../../src/simulation.js';
 import { AxialSpring } from '../../src/forces/pathSpring.js';
 import { LinearMaterial } from '../../src/forces/materials.js';
-import { FrameSpring } from '../../src/forces/frameSpring.js';
 import { forceEval } from '../helpers/fd.js';
 import { quatToMat3 } from '../../src/math/quat.js';
 import type { IntegratorName } from '../../src/integrators/names.js';
@@ -20,9 +19,8 @@ function mixed() {
   b.addMarker({ name: 'a', body: 'A', location: [0.1, 0, 0] });
   b.addParticle({ name: 'p', mass: 0.1, position: [0, 0.3, 0], velocity: [0, 0, 1] });
   b.addForce(new AxialSpring('s', b.point('a'), b.point('p'), new LinearMaterial(100, 1), 0.2));
-  const m0 = b.build();
-  b.addForce(FrameSpring.atWorldFrame('fs', m0.components[0] as never, m0.components[1] as never, m0.initialQ, [0.25, 0, 0], [1, 0, 0, 0],
-    { translationalStiffness: 500, rotationalStiffness: 20, translationalDamping: 2, rotationalDamping: 0.1 }));
+  b.addFrameSpring('fs', 'A', 'B', [0.25, 0, 0], [1, 0, 0, 0],
+    { translationalStiffness: 500, rotationalStiffness: 20, translationalDamping: 2, rotationalDamping: 0.1 });
   return b.build();
 }
 
