@@ -4,7 +4,8 @@
  *   cloth-step   implicit-Euler step of the cloth at N×N = 10², 20², 50², 100²: ms/step and the
  *                fitted scaling exponent in the number of particles
  *   ldlt         numeric LDLᵀ factorization of the cloth's step matrix, AMD against natural order
- *   heap         heap growth over 10,000 steady steps (run with --expose-gc)
+ *   heap         heap growth over 10,000 steady steps (run with --expose-gc), and the transient
+ *                allocation per step of every integrator (heap use after 1000 steps, no GC between)
  *
  * Results go to bench/results/core-<date>.json (written atomically) and are summarised by hand
  * in docs/benchmarks.md.
@@ -15,9 +16,20 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { clothModel } from '../examples/scenes.js';
 import { Simulation } from '../src/simulation.js';
+import { ModelBuilder } from '../src/model/builder.js';
 import { Workspace } from '../src/integrators/workspace.js';
 import { LdltSymbolic, LdltNumeric } from '../src/math/sparse/ldlt.js';
 import { cscSymmetrizeValues, cscTransposeMap } from '../src/math/sparse/csc.js';
+
+/** two spinning boxes coupled by a frame spring (the frame-spring-pair example, built here) */
+function spinningPair() {
+  const b = new ModelBuilder();
+  b.settings.gravity = [0, 0, -9.81];
+  b.addBody({ name: 'A', mass: 1, inertia: [0.002, 0.004, 0.005, 0, 0, 0], com: [0.01, 0, 0], position: [-0.1, 0, 0], angularVelocity: [0.5, 1, 3] });
+  b.addBody({ name: 'B', mass: 1, inertia: [0.002, 0.004, 0.005, 0, 0, 0], position: [0.1, 0, 0] });
+  b.addFrameSpring('bushing', 'A', 'B', [0, 0, 0], [1, 0, 0, 0], { translationalStiffness: 2000, rotationalStiffness: 5, translationalDamping: 0.5, rotationalDamping: 0.002 });
+  return b.build();
+}
 
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : 0.5 * (s[m - 1]! + s[m]!); };
 const log = (s: string) => process.stdout.write(s + '\n');
@@ -74,6 +86,17 @@ function heap(steps: number): { steps: number; gcAvailable: boolean; heapBeforeM
   return { steps, gcAvailable: !!gc, heapBeforeMB: before / 2 ** 20, heapAfterMB: after / 2 ** 20, growthKB: (after - before) / 1024 };
 }
 
+/** bytes allocated per step (heap use growth over `steps` steps right after a full GC) */
+function allocationPerStep(make: () => Simulation, steps: number): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const sim = make();
+  sim.steps(200);
+  gc?.(); gc?.();
+  const before = process.memoryUsage().heapUsed;
+  sim.steps(steps);
+  return (process.memoryUsage().heapUsed - before) / steps;
+}
+
 function main(): void {
   const quick = process.argv.includes('--quick');
   const sizes = quick ? [10, 20] : [10, 20, 50, 100];
@@ -93,12 +116,19 @@ function main(): void {
   });
   const hp = heap(quick ? 1000 : 10000);
   log(`heap over ${hp.steps} steps: ${hp.growthKB.toFixed(1)} KB growth (${hp.heapBeforeMB.toFixed(2)} → ${hp.heapAfterMB.toFixed(2)} MB)${hp.gcAvailable ? '' : ' [no --expose-gc: noisy]'}`);
+  const integrators = ['symplectic-euler', 'implicit-euler', 'trapezoidal', 'bridson-marino', 'rk4'] as const;
+  const alloc = integrators.map((integrator) => {
+    const cloth = allocationPerStep(() => new Simulation(clothModel({ n: 10, stiffness: 5000 }), { integrator, step: 0.001 }), 1000);
+    const body = allocationPerStep(() => new Simulation(spinningPair(), { integrator, step: 0.002 }), 1000);
+    log(`allocation per step, ${integrator}: cloth ${cloth.toFixed(0)} B, spinning bodies + frame spring ${body.toFixed(0)} B`);
+    return { integrator, clothBytesPerStep: cloth, bodiesBytesPerStep: body };
+  });
   // write results atomically
   const here = dirname(fileURLToPath(import.meta.url));
   const dir = join(here, '..', '..', 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `core-${new Date().toISOString().slice(0, 10)}${quick ? '-quick' : ''}.json`);
-  const body = JSON.stringify({ date: new Date().toISOString(), node: process.version, cloth, clothExponent: exponent, ldlt: { n: nL, runs: ldlt }, heap: hp }, null, 2) + '\n';
+  const body = JSON.stringify({ date: new Date().toISOString(), node: process.version, cloth, clothExponent: exponent, ldlt: { n: nL, runs: ldlt }, heap: hp, allocation: alloc }, null, 2) + '\n';
   writeFileSync(file + '.tmp', body);
   renameSync(file + '.tmp', file);
   log(`results: ${file}`);
