@@ -1,0 +1,50 @@
+/**
+ * The bilateral-constraint interface (000 §0.5, §0.10, §0.11; 001 §3-4).
+ *
+ * A constraint g(q) = 0 with m rows acts on one or two components (particles or bodies; the
+ * world is not a component). It supplies, at the current state:
+ *   - g(q), its violation (m);
+ *   - G, the m × (3|6) Jacobian block of each component, such that ġ = Σ_k G_k u_k with the
+ *     engine's velocities (particle v; body (v of the origin, ω), both world). For bodies G is
+ *     the "Jacobian" of 001 eq. 26 (a map from velocities, not a gradient in q);
+ *   - κ = Ġu, the velocity-product term with g̈ = G u̇ + κ, used by the integrators'
+ *     derivative terms (a constraint's "acceleration bias");
+ *   - per-row compliance α (0 = hard) and damping β (s) of 000 §0.11.
+ * After a step the engine stores its multipliers λ (N or N·m per row: the constraint force is
+ * +Gᵀλ, ERRATA A.1) and reports them as the wrench on each component.
+ *
+ * Position variations follow the engine's convention (docs/ARCHITECTURE.md): δx world, body
+ * rotations R ← exp([δθ]) R with δθ world; so G is checked against finite differences of g
+ * along q ⊕ ε e_j (test/constraints).
+ */
+import type { Model } from '../model/model.js';
+import type { Kinematics } from '../model/kinematics.js';
+
+export interface ConstraintContext {
+  readonly model: Model;
+  readonly q: Float64Array;     // (nq)
+  readonly u: Float64Array;     // (nu)
+  readonly kin: Kinematics;     // body caches, up to date with q
+}
+
+export interface BilateralConstraint {
+  /** a name for messages and outputs */
+  readonly name: string;
+  /** number of rows m (1 to 6) */
+  readonly rows: number;
+  /** indices of the components it acts on (1 or 2), in the order of `jacobian`'s blocks */
+  readonly components: readonly number[];
+  /** per-row compliance α ≥ 0 (m/N for lengths, rad/(N·m) for angles); 0 = hard */
+  readonly compliance: Float64Array;
+  /** per-row damping β ≥ 0 (s) of 000 §0.11 */
+  readonly damping: Float64Array;
+  /** g(q) → out[o … o+m) */
+  violation(ctx: ConstraintContext, out: Float64Array, o: number): void;
+  /**
+   * The Jacobian blocks, one per entry of `components`: block k is m × s_k row-major (s = 3 for
+   * a particle, 6 for a body). Returned arrays are owned by the constraint (valid until the next call).
+   */
+  jacobian(ctx: ConstraintContext): readonly Float64Array[];
+  /** κ = Ġ u → out[o … o+m) */
+  bias(ctx: ConstraintContext, out: Float64Array, o: number): void;
+}
