@@ -9,6 +9,7 @@ import { DivergenceError } from './model/errors.js';
 import { Workspace, NonFiniteError } from './integrators/workspace.js';
 import { SchemeScratch, symplecticEuler, implicitEuler, trapezoidal, bridsonMarino, type Scheme } from './integrators/schemes.js';
 import { Rk4Scratch, rk4 } from './integrators/rk4.js';
+import { Projection } from './integrators/stabilize.js';
 import type { IntegratorName } from './integrators/names.js';
 import type { StepSolverOptions } from './solvers/stepSolver.js';
 
@@ -29,6 +30,9 @@ export class Simulation {
   readonly integrator: IntegratorName;
   readonly h: number;
   private readonly scheme: (st: State, h: number) => void;
+  private readonly projection: Projection;
+  /** warnings raised so far (redundant constraints, singular joint coordinates), each once */
+  readonly warnings: string[] = [];
   private readonly q0: Float64Array;   // (nq) state at the start of the current step
   private readonly u0: Float64Array;   // (nu)
 
@@ -39,19 +43,20 @@ export class Simulation {
     this.state = new State(model);
     this.ws = new Workspace(model, opts.solver);
     this.scheme = this.makeScheme(this.integrator);
+    this.projection = new Projection(this.ws);
     this.q0 = new Float64Array(model.nq);
     this.u0 = new Float64Array(model.nu);
   }
 
   private makeScheme(name: IntegratorName): (st: State, h: number) => void {
     if (name === 'rk4') {
-      const s = new Rk4Scratch(this.model.nq, this.model.nu, this.model.nSolve);
+      const s = new Rk4Scratch(this.model.nq, this.model.nu, this.model.nKkt);
       return (st, h) => rk4(this.ws, st, h, s);
     }
     const table: Record<Exclude<IntegratorName, 'rk4'>, Scheme> = {
       'symplectic-euler': symplecticEuler, 'implicit-euler': implicitEuler, trapezoidal, 'bridson-marino': bridsonMarino,
     };
-    const scheme = table[name], s = new SchemeScratch(this.model.nSolve, this.model.nu);
+    const scheme = table[name], s = new SchemeScratch(this.model.nKkt, this.model.nu);
     return (st, h) => scheme(this.ws, st, h, s);
   }
 
@@ -67,16 +72,18 @@ export class Simulation {
     // 4-8. forces, constraints, assemble, solve, advance: the integrator (000 §0.9)
     try {
       this.scheme(st, h);
+      // 9. stabilize: project onto the hard constraints (stabilization 'projection')
+      this.projection.run(st.q, st.u);
     } catch (e) {
       st.q.set(this.q0);
       st.u.set(this.u0);
       if (e instanceof NonFiniteError) throw new DivergenceError(st.step + 1, st.t + h, e.component, e.detail);
       throw e;
     }
-    // 9. stabilize: project onto the constraints (none yet)
-    // 10. report: time and divergence
+    // 10. report: time, divergence, warnings
     st.t += h;
     st.step++;
+    if (this.ws.redundant.size > this.reportedRedundant) this.reportRedundant();
     try {
       this.checkFinite();
     } catch (e) {
@@ -92,6 +99,15 @@ export class Simulation {
   /** runs n steps, calling `each` after every step */
   steps(n: number, each?: (sim: Simulation) => void): void {
     for (let i = 0; i < n; i++) { this.step(); if (each) each(this); }
+  }
+
+  private reportedRedundant = 0;
+
+  /** one warning per newly found redundant constraint set */
+  private reportRedundant(): void {
+    const names = [...this.ws.redundant].slice(this.reportedRedundant);
+    this.reportedRedundant = this.ws.redundant.size;
+    this.warnings.push(`step ${this.state.step}: redundant constraints ${names.map((n) => `"${n}"`).join(', ')}: regularized with R = ${this.ws.regularization.toExponential(1)}`);
   }
 
   /** the first component with a non-finite position or velocity, reported as a DivergenceError */

@@ -140,6 +140,21 @@ export class BlockMatrix {
     }
   }
 
+  /** adds s·Aᵀ for a dense rows×cols row-major A, i.e. a cols×rows block, at the top-left of block `slot` */
+  addDenseTransposed(slot: number, A: Float64Array, rows: number, cols: number, s: number): void {
+    const v = this.values, cb = this.layout.colBase;
+    for (let c = 0; c < rows; c++) {
+      const p = cb[6 * slot + c]!;
+      for (let r = 0; r < cols; r++) v[p + r] = v[p + r]! + s * A[c * cols + r]!;
+    }
+  }
+
+  /** adds s to entry (r, c) of block `slot` */
+  addEntry(slot: number, r: number, c: number, s: number): void {
+    const p = this.layout.colBase[6 * slot + c]! + r;
+    this.values[p] = this.values[p]! + s;
+  }
+
   /** adds s·A for a dense rows×cols row-major A at the top-left of block `slot` */
   addDense(slot: number, A: Float64Array, rows: number, cols: number, s: number): void {
     const v = this.values, cb = this.layout.colBase;

@@ -19,10 +19,12 @@ export class ForceSystem {
   private readonly pm = new PointMap();
   private ctx: ForceContext;
 
-  constructor(readonly model: Model) {
+  /** `register` adds further blocks (the constraint rows) before the pattern is built */
+  constructor(readonly model: Model, register?: (pattern: BlockPattern) => void) {
     this.pattern = new BlockPattern(model.blockSize, model.blockStart);
     // every force registers the blocks it fills, in model order (deterministic slots)
     for (const force of model.forces) force.setup(this.pattern);
+    register?.(this.pattern);
     this.layout = this.pattern.build();
     for (const force of model.forces) force.boundSignature = this.layout.signature;
     this.kin = new Kinematics(model);

@@ -8,7 +8,10 @@
  *
  * (series 1/12 + φ²/720 near φ = 0). With the classical Butcher tableau this is fourth order.
  * Accelerations solve M(q_i) a_i = f(q_i, u_i) through the same solve stage as the other
- * integrators.
+ * integrators; with bilateral constraints, the index-1 KKT system [[M, Gᵀ], [G, −R]] [a; μ] =
+ * [f; −κ] (g̈ = G a + κ = 0; Baumgarte adds −αġ − βg), compliant rows acting as the forces
+ * Gᵀλ, λ = −(g + βġ)/α. Drift is removed by the post-step projection. The reported λ is the
+ * RK4-weighted average of the stage multipliers.
  */
 import type { Workspace } from './workspace.js';
 import type { State } from '../model/state.js';
@@ -21,15 +24,15 @@ export class Rk4Scratch {
   readonly kq: Float64Array[];   // 4 × (nu) tangent rates
   readonly ku: Float64Array[];   // 4 × (nu) accelerations
   readonly th: Float64Array;     // (nu) stage tangent displacement
-  readonly fs: Float64Array;     // (nSolve)
-  readonly a: Float64Array;      // (nSolve)
+  readonly fs: Float64Array;     // (nKkt) forces, then constraint right-hand sides
+  readonly a: Float64Array;      // (nKkt) accelerations, then −λ
   readonly qt = new Float64Array(4);
-  constructor(nq: number, nu: number, nSolve: number) {
+  constructor(nq: number, nu: number, nKkt: number) {
     this.q0 = new Float64Array(nq); this.u0 = new Float64Array(nu);
     this.kq = [0, 1, 2, 3].map(() => new Float64Array(nu));
     this.ku = [0, 1, 2, 3].map(() => new Float64Array(nu));
     this.th = new Float64Array(nu);
-    this.fs = new Float64Array(nSolve); this.a = new Float64Array(nSolve);
+    this.fs = new Float64Array(nKkt); this.a = new Float64Array(nKkt);
   }
 }
 
@@ -46,7 +49,7 @@ function retract(ws: Workspace, q: Float64Array, q0: Float64Array, th: Float64Ar
 }
 
 /** stage rates at (q, u) with tangent displacement Θ: kq = (v, dexp⁻¹_Θ ω), ku = M⁻¹ f */
-function rates(ws: Workspace, q: Float64Array, u: Float64Array, s: Rk4Scratch, kq: Float64Array, ku: Float64Array): void {
+function rates(ws: Workspace, q: Float64Array, u: Float64Array, s: Rk4Scratch, kq: Float64Array, ku: Float64Array, h: number, weight: number, first: boolean): void {
   const comps = ws.model.components;
   for (let i = 0; i < comps.length; i++) {
     const c = comps[i]!;
@@ -56,14 +59,19 @@ function rates(ws: Workspace, q: Float64Array, u: Float64Array, s: Rk4Scratch, k
   }
   ws.mass(q);
   ws.gather(s.fs, ws.fs.forces(q, u));
+  ws.constraints(q, u, h, 'acceleration', s.fs);
   ws.factor(0, 0);
+  ws.constraintRhs(s.fs, 'acceleration');
   ws.solveWith(s.fs, s.a);
+  ws.storeLambda(s.a, weight, first ? 0 : 1);
   ku.fill(0);
   ws.scatterAdd(ku, s.a, 1);
 }
 
 /** the classical RK4 stage times */
 const RK4_C: readonly number[] = Object.freeze([0, 0.5, 0.5, 1]);
+/** and weights */
+const RK4_W: readonly number[] = Object.freeze([1 / 6, 2 / 6, 2 / 6, 1 / 6]);
 
 export function rk4(ws: Workspace, st: State, h: number, s: Rk4Scratch): void {
   const { q, u } = st;
@@ -74,7 +82,7 @@ export function rk4(ws: Workspace, st: State, h: number, s: Rk4Scratch): void {
     if (i === 0) s.th.fill(0);
     else for (let k = 0; k < n; k++) { s.th[k] = RK4_C[i]! * h * s.kq[i - 1]![k]!; u[k] = s.u0[k]! + RK4_C[i]! * h * s.ku[i - 1]![k]!; }
     if (i > 0) retract(ws, q, s.q0, s.th, s.qt);
-    rates(ws, q, u, s, s.kq[i]!, s.ku[i]!);
+    rates(ws, q, u, s, s.kq[i]!, s.ku[i]!, h, RK4_W[i]!, i === 0);
   }
   // combine: Θ = h/6 (k₁ + 2k₂ + 2k₃ + k₄)
   for (let k = 0; k < n; k++) {

@@ -11,6 +11,11 @@
  * (the implicit-Euler and trapezoidal right-hand sides are the "f̃" forms of §0.9.2-3; A.2's
  * corrected f̂ is equivalent.) RK4, the accuracy reference, is in rk4.ts.
  *
+ * Bilateral constraints (000 §0.10, §0.11) join every solve as the KKT rows
+ * [[M̂, Gᵀ], [G, −R]] [Δu; μ] = [rhs; c − G u] (Workspace.constraints): the constraint impulse
+ * λ̃ = −μ acts on the end-of-step velocity (for Bridson-Marino on the half-step velocity too,
+ * ERRATA C), and λ = λ̃/h is the average constraint force of the step.
+ *
  * Rigid bodies: M(q) turns with the body (000 §0.23). For the second-order schemes K includes
  * the mass-variation term −∂(M a)/∂q at a = M⁻¹f (Workspace.addMassVariation), and
  * Bridson-Marino's second force is M(q_k) M(q⁺)⁻¹ f(q⁺, u_k); without them both drop to first
@@ -25,9 +30,10 @@ import type { State } from '../model/state.js';
 export class SchemeScratch {
   readonly s1: Float64Array; readonly s2: Float64Array; readonly s3: Float64Array; readonly s4: Float64Array;
   readonly v1: Float64Array;
-  constructor(nSolve: number, nu: number) {
-    this.s1 = new Float64Array(nSolve); this.s2 = new Float64Array(nSolve);
-    this.s3 = new Float64Array(nSolve); this.s4 = new Float64Array(nSolve);
+  /** nKkt = n + m: velocity unknowns then constraint rows */
+  constructor(nKkt: number, nu: number) {
+    this.s1 = new Float64Array(nKkt); this.s2 = new Float64Array(nKkt);
+    this.s3 = new Float64Array(nKkt); this.s4 = new Float64Array(nKkt);
     this.v1 = new Float64Array(nu);
   }
 }
@@ -40,10 +46,14 @@ export const symplecticEuler: Scheme = (ws, st, h, s) => {
   // forces and mass at the start of the step
   ws.mass(q);
   ws.gather(s.s1, ws.fs.forces(q, u));
-  // M Δu = h f
+  ws.constraints(q, u, h, 'velocity');
+  // [[M, Gᵀ], [G, −R]] [Δu; μ] = [h f; c − G u]
   ws.factor(0, 0);
-  for (let i = 0; i < s.s1.length; i++) s.s1[i] = h * s.s1[i]!;
+  const n = ws.model.nSolve;
+  for (let i = 0; i < n; i++) s.s1[i] = h * s.s1[i]!;
+  ws.constraintRhs(s.s1, 'velocity');
   ws.solveWith(s.s1, s.s2);
+  ws.storeLambda(s.s2, 1 / h);
   // u⁺ = u + Δu, then q⁺ = q ⊕ h u⁺
   ws.scatterAdd(u, s.s2, 1);
   ws.advance(q, u, h);
@@ -59,12 +69,16 @@ function linearlyImplicit(theta: number): Scheme {
     ws.fs.jacobians(q, u);
     // second order only: K −= ∂(M a)/∂q at a = M⁻¹ f (the mass variation)
     if (theta !== 1) { ws.massInverse(s.s2, s.s1); ws.addMassVariation(s.s2); }
+    ws.constraints(q, u, h, 'velocity');
     ws.factor(theta * h, theta * theta * h * h);
-    // rhs = h (f + θ h K u)
+    // rhs = [h (f + θ h K u); c − G u]
     ws.gather(s.s3, u);
     ws.mulK(s.s4, s.s3);
-    for (let i = 0; i < s.s1.length; i++) s.s1[i] = h * (s.s1[i]! + theta * h * s.s4[i]!);
+    const n = ws.model.nSolve;
+    for (let i = 0; i < n; i++) s.s1[i] = h * (s.s1[i]! + theta * h * s.s4[i]!);
+    ws.constraintRhs(s.s1, 'velocity');
     ws.solveWith(s.s1, s.s2);
+    ws.storeLambda(s.s2, 1 / h);
     // u⁺ = u + Δu; q⁺ = q ⊕ h((1−θ) u + θ u⁺)
     if (theta === 1) {
       ws.scatterAdd(u, s.s2, 1);
@@ -88,9 +102,12 @@ export const bridsonMarino: Scheme = (ws, st, h, s) => {
   ws.mass(q);
   ws.gather(s.s1, ws.fs.forces(q, u));
   ws.fs.jacobians(q, u);
+  ws.constraints(q, u, h, 'velocity');
   ws.factor(0.5 * h, 0);
-  // half-step velocity: (M − (h/2)D) Δu½ = (h/2) f_k
-  for (let i = 0; i < s.s1.length; i++) s.s3[i] = 0.5 * h * s.s1[i]!;
+  // half-step velocity, constrained: (M − (h/2)D) Δu½ = (h/2) f_k
+  const n = ws.model.nSolve;
+  for (let i = 0; i < n; i++) s.s3[i] = 0.5 * h * s.s1[i]!;
+  ws.constraintRhs(s.s3, 'velocity');
   ws.solveWith(s.s3, s.s2);
   // q⁺ = q ⊕ h u½
   s.v1.set(u);
@@ -101,7 +118,10 @@ export const bridsonMarino: Scheme = (ws, st, h, s) => {
   ws.massInverse(s.s4, s.s4);
   ws.mulM(s.s2, s.s4);
   s.s4.set(s.s2);
-  for (let i = 0; i < s.s1.length; i++) s.s3[i] = 0.5 * h * (s.s1[i]! + s.s4[i]!);
+  // the constraints again on u⁺ (ERRATA C), same rows as the half step
+  for (let i = 0; i < n; i++) s.s3[i] = 0.5 * h * (s.s1[i]! + s.s4[i]!);
+  ws.constraintRhs(s.s3, 'velocity');
   ws.solveWith(s.s3, s.s2);
+  ws.storeLambda(s.s2, 1 / h);
   ws.scatterAdd(u, s.s2, 1);
 };

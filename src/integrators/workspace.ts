@@ -2,15 +2,18 @@
  * The step workspace: the operations the integrators of 000 §0.9 are written in.
  *
  *   forces(q, u)          stage 4: f, and on request K = ∂f/∂q, D = ∂f/∂u
+ *   constraints(q, u, …)  stage 5: G, g, κ and the row targets of the bilateral constraints
  *   mass(q)               the block-diagonal mass matrix M(q) (000 §0.1 rotated to world)
- *   solve(a₀, a₁, rhs)    stages 6-7: (M − a₀D − a₁K) Δu = rhs on the solve blocks
+ *   factor / solveWith    stages 6-7: the KKT system [[M − a₀D − a₁K, Gᵀ], [G, −R]] on the blocks
  *   advance(q, u, h)      stage 8: q ← q ⊕ h u, rotations by the exponential map (001 eq. 20-21)
  *
- * Vectors in the "solve layout" (length nSolve) hold the dynamic components only; the velocity
- * layout (length nu) holds all components. Everything is preallocated here; one per simulation.
+ * Vectors in the "KKT layout" (length n + m) hold the dynamic components' velocities, then the
+ * constraint rows; the velocity layout (length nu) holds all components. Everything is
+ * preallocated here; one per simulation.
  */
 import type { Model } from '../model/model.js';
 import { ForceSystem } from '../assembly/forceSystem.js';
+import { ConstraintSystem } from '../assembly/constraintSystem.js';
 import { BlockMatrix } from '../assembly/blockSparse.js';
 import { StepSolver, type StepSolverOptions, type SolveReport } from '../solvers/stepSolver.js';
 import { quatIntegrateWorld } from '../math/quat.js';
@@ -28,6 +31,14 @@ export class Workspace {
   readonly A: Float64Array;             // (nnz) values of the step matrix M − a₀D − a₁K
   readonly solver: StepSolver;
   readonly slotDiag: Int32Array;        // (nBlocks) slot of each diagonal block
+  readonly cs: ConstraintSystem;        // the bilateral constraint rows
+  readonly Gm: BlockMatrix;             // G, Gᵀ and −R of the constraint rows
+  private readonly rowDiag: Int32Array; // (m) index in the values of each constraint row's diagonal
+  private readonly small: number[] = [];
+  /** constraint names reported as redundant so far (warned once each) */
+  readonly redundant = new Set<string>();
+  /** regularization added to hard rows after a rank deficiency (0 while none was found) */
+  regularization = 0;
   private readonly M6 = new Float64Array(36);
   private readonly sp = spatialScratch();
   private readonly c3 = new Float64Array(3);
@@ -46,11 +57,19 @@ export class Workspace {
   lastInertia: string | null = null;
 
   constructor(readonly model: Model, opts: StepSolverOptions = {}) {
-    this.fs = new ForceSystem(model);
+    this.cs = new ConstraintSystem(model);
+    this.fs = new ForceSystem(model, (p) => this.cs.register(p));
     this.M = new BlockMatrix(this.fs.layout);
+    this.Gm = new BlockMatrix(this.fs.layout);
     this.A = new Float64Array(this.fs.layout.nnz);
     this.solver = new StepSolver(opts);
     this.slotDiag = Int32Array.from({ length: model.blockSize.length }, (_, b) => this.fs.pattern.find(b, b));
+    // where each constraint row's diagonal entry lives in the values
+    const L = this.fs.layout, n = model.nSolve;
+    this.rowDiag = Int32Array.from({ length: model.nRows }, (_, i) => {
+      for (let p = L.colPtr[n + i]!; p < L.colPtr[n + i + 1]!; p++) if (L.rowIdx[p] === n + i) return p;
+      return -1;
+    });
   }
 
   /** M ← M(q): m I for particles, the world spatial inertia about the origin for bodies */
@@ -137,11 +156,39 @@ export class Workspace {
    * Factors M − a₀D − a₁K (M from the last `mass`, K and D from the last `forces` with
    * jacobians) for the following `solveWith` calls.
    */
-  factor(a0: number, a1: number): void {
-    const A = this.A, M = this.M.values, K = this.fs.K.values, D = this.fs.D.values;
-    if (a0 === 0 && a1 === 0) A.set(M);
-    else for (let k = 0; k < A.length; k++) A[k] = M[k]! - a0 * D[k]! - a1 * K[k]!;
-    const msg = this.solver.factor(this.fs.layout, A);
+  factor(a0: number, a1: number, withJacobians = true): void {
+    const A = this.A, M = this.M.values, K = this.fs.K.values, D = this.fs.D.values, G = this.Gm.values;
+    const m = this.model.nRows;
+    if ((a0 === 0 && a1 === 0) || !withJacobians) { if (m === 0) A.set(M); else for (let k = 0; k < A.length; k++) A[k] = M[k]! + G[k]!; }
+    else if (m === 0) for (let k = 0; k < A.length; k++) A[k] = M[k]! - a0 * D[k]! - a1 * K[k]!;
+    else for (let k = 0; k < A.length; k++) A[k] = M[k]! - a0 * D[k]! - a1 * K[k]! + G[k]!;
+    this.factorKkt();
+  }
+
+  /**
+   * Factors A (already assembled). With constraint rows, a zero or near-zero pivot of a hard row
+   * means redundant constraints: the hard rows get a tiny regularization R (1e-10 of the largest
+   * constraint pivot), the matrix is refactored, and the constraints concerned are recorded in
+   * `redundant` (the simulation warns once per name).
+   */
+  private factorKkt(): void {
+    const A = this.A, n = this.model.nSolve, m = this.model.nRows;
+    let msg = this.solver.factor(this.fs.layout, A, n);
+    if (m > 0 && this.cs.hasHardRows) {
+      const failed = this.solver.failedAt >= n;
+      const big = this.solver.smallPivots(n, 1e-11, this.small);
+      if (failed || this.small.length > 0) {
+        // name the constraints, then regularize the hard rows and refactor
+        for (const i of failed ? [this.solver.failedAt] : this.small) {
+          const c = this.model.constraints[this.cs.rowOwner(i - n).constraint]!;
+          this.redundant.add(c.name);
+        }
+        const reg = 1e-10 * (big > 0 ? big : 1);
+        this.regularization = reg;
+        for (let i = 0; i < m; i++) if (this.cs.hard[i]) A[this.rowDiag[i]!] = A[this.rowDiag[i]!]! - reg;
+        msg = this.solver.factor(this.fs.layout, A, n);
+      }
+    }
     if (msg) {
       this.inertiaWarnings++;
       this.lastInertia = msg;
@@ -164,9 +211,13 @@ export class Workspace {
     return rep;
   }
 
-  /** throws a NonFiniteError naming the component of solve index `at` (a failed pivot) */
+  /** throws a NonFiniteError naming the component (or constraint) of KKT index `at` (a failed pivot) */
   private reportPivot(at: number): never {
     const m = this.model;
+    if (at >= m.nSolve) {
+      const c = m.constraints[this.cs.rowOwner(at - m.nSolve).constraint]!;
+      throw new NonFiniteError(`constraint "${c.name}"`, 'its rows could not be factored (non-finite or inconsistent)');
+    }
     let b = 0;
     while (b + 1 < m.blockComponent.length && m.blockStart[b + 1]! <= at) b++;
     const c = m.components[m.blockComponent[b]!]!;
@@ -187,6 +238,29 @@ export class Workspace {
       }
     }
     throw new NonFiniteError('step matrix', 'the linear solve produced a non-finite result');
+  }
+
+  /**
+   * Stage 5: evaluates the constraints at (q, u) and sets their rows for a step h. At the
+   * acceleration level compliant rows become forces added to `fc` (KKT layout).
+   */
+  constraints(q: Float64Array, u: Float64Array, h: number, level: 'velocity' | 'acceleration', fc: Float64Array | null = null): void {
+    if (this.model.nRows === 0) return;
+    const ctx = this.fs.bind(q, u);
+    this.cs.evaluate(ctx, this.Gm, level === 'acceleration', fc);
+    this.cs.rows(this.Gm, h, this.model.settings.stabilization, this.regularization, level);
+  }
+
+  /** the constraint part of a KKT right-hand side: c − G u (velocity increments) or c (accelerations) */
+  constraintRhs(rhs: Float64Array, level: 'velocity' | 'acceleration'): void {
+    const n = this.model.nSolve, cs = this.cs;
+    for (let i = 0; i < cs.m; i++) rhs[n + i] = level === 'velocity' ? cs.target[i]! - cs.Gu[i]! : cs.target[i]!;
+  }
+
+  /** λ ← w·λ + s·(−μ) from a KKT solution x (μ = −λ̃; s = 1/h for impulses, 1 for forces) */
+  storeLambda(x: Float64Array, s: number, w = 0): void {
+    const n = this.model.nSolve, lam = this.cs.lambda;
+    for (let i = 0; i < lam.length; i++) lam[i] = w * lam[i]! - s * x[n + i]!;
   }
 
   /** out (solve layout) ← v (velocity layout) */
@@ -219,6 +293,16 @@ export class Workspace {
       const xj = x[j]!;
       if (xj === 0) continue;
       for (let p = L.colPtr[j]!; p < L.colPtr[j + 1]!; p++) out[L.rowIdx[p]!] = out[L.rowIdx[p]!]! + values[p]! * xj;
+    }
+  }
+
+  /** q ← q ⊕ δ for a KKT-layout displacement δ of the dynamic components (translations, world rotation vectors) */
+  displace(q: Float64Array, d: Float64Array): void {
+    const m = this.model;
+    for (let b = 0; b < m.blockComponent.length; b++) {
+      const c = m.components[m.blockComponent[b]!]!, o = c.qOffset, s = m.blockStart[b]!;
+      q[o] = q[o]! + d[s]!; q[o + 1] = q[o + 1]! + d[s + 1]!; q[o + 2] = q[o + 2]! + d[s + 2]!;
+      if (c.kind === 'body') quatIntegrateWorld(q, o + 3, d[s + 3]!, d[s + 4]!, d[s + 5]!, 1, this.qtmp);
     }
   }
 

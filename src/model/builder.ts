@@ -6,6 +6,7 @@ import { Model, DEFAULT_SETTINGS, type Component, type Marker, type ModelSetting
 import { type PointRef, POINT_PARTICLE, POINT_BODY, POINT_WORLD } from './points.js';
 import { ModelError } from './errors.js';
 import type { ForceEffector } from '../forces/force.js';
+import type { BilateralConstraint } from '../constraints/constraint.js';
 import { cholesky3, symmetricEigenvalues3 } from '../math/mat3.js';
 import { Gravity } from '../forces/gravity.js';
 import { InertialForces } from '../forces/inertial.js';
@@ -64,13 +65,14 @@ function staticVelocity(path: string, dynamic: boolean, v: readonly number[] | u
 }
 
 export class ModelBuilder {
-  readonly settings: ModelSettings = { ...DEFAULT_SETTINGS, gravity: [...DEFAULT_SETTINGS.gravity] };
+  readonly settings: ModelSettings = { ...DEFAULT_SETTINGS, gravity: [...DEFAULT_SETTINGS.gravity], stabilization: { ...DEFAULT_SETTINGS.stabilization } };
 
   /** the initial positions q of the components added so far (a copy), e.g. to place frames at load time */
   initialQ(): Float64Array { return Float64Array.from(this.q); }
   private readonly components: Component[] = [];
   private readonly markers: Marker[] = [];
   private readonly forces: ForceEffector[] = [];
+  private readonly constraints: BilateralConstraint[] = [];
   private readonly names = new Map<string, { kind: 'particle' | 'body' | 'marker'; index: number }>();
   private readonly q: number[] = [];
   private readonly u: number[] = [];
@@ -195,6 +197,12 @@ export class ModelBuilder {
 
   addForce(f: ForceEffector): void { this.forces.push(f); }
 
+  /** adds a bilateral constraint (a joint or a distance constraint); names must be unique among constraints */
+  addConstraint(c: BilateralConstraint): void {
+    if (this.constraints.some((o) => o.name === c.name)) throw new ModelError(`constraint "${c.name}"`, 'duplicate constraint name');
+    this.constraints.push(c);
+  }
+
   /**
    * Adds a frame spring (6-DOF bushing) between two bodies, or a body and "world", whose two
    * attachment frames coincide at load time with the world frame (position, orientation).
@@ -225,8 +233,9 @@ export class ModelBuilder {
     }
     forces.push(...this.forces);
     return new Model({
-      components: comps, markers: this.markers.slice(), forces, settings: { ...this.settings, gravity: [g[0], g[1], g[2]] },
+      components: comps, markers: this.markers.slice(), forces, settings: { ...this.settings, gravity: [g[0], g[1], g[2]], stabilization: { ...this.settings.stabilization } },
       nq: this.q.length, nu: this.u.length, q0: Float64Array.from(this.q), u0: Float64Array.from(this.u),
+      constraints: this.constraints.slice(),
     });
   }
 }

@@ -11,6 +11,8 @@
  */
 import type { ForceEffector } from '../forces/force.js';
 import type { IntegratorName } from '../integrators/names.js';
+import type { BilateralConstraint } from '../constraints/constraint.js';
+import { ModelError } from './errors.js';
 
 export type Vec3Tuple = [number, number, number];
 export type QuatTuple = [number, number, number, number];
@@ -47,8 +49,29 @@ export interface Marker {
   readonly location: Float64Array;       // (3) in body coordinates, m
 }
 
+/**
+ * How hard bilateral constraints are kept on their manifold (docs/constraints.md):
+ * - 'projection' (default): velocity rows G u⁺ = −h κ (the derivative term), then a post-step
+ *   mass-weighted projection of positions and velocities onto the constraints (000 §0.5-0.6);
+ * - 'baumgarte': g̈ + α ġ + β g = 0 at the velocity level (004), no projection;
+ * - 'spook': the regularized, stabilized rows of 001 eq. 23 with relaxation d steps, no projection.
+ */
+export interface Stabilization {
+  method: 'projection' | 'baumgarte' | 'spook';
+  /** Baumgarte α (1/s), default 40 (a critically damped error with a 0.05 s time constant) */
+  alpha?: number;
+  /** Baumgarte β (1/s²), default 400 */
+  beta?: number;
+  /** SPOOK relaxation d = τ/h in steps, default 4 */
+  relaxation?: number;
+  /** SPOOK compliance ε of hard rows, default 1e-10 (m/N or rad/(N·m)) */
+  compliance?: number;
+}
+
 /** the parameters object of a model, with documented defaults */
 export interface ModelSettings {
+  /** constraint stabilization (default { method: 'projection' }) */
+  stabilization: Stabilization;
   /** gravitational acceleration, m/s² (default [0, 0, −9.81]) */
   gravity: Vec3Tuple;
   /** integrator (default 'implicit-euler') */
@@ -57,7 +80,10 @@ export interface ModelSettings {
   step: number;
 }
 
-export const DEFAULT_SETTINGS: Readonly<ModelSettings> = Object.freeze({ gravity: Object.freeze([0, 0, -9.81]) as unknown as Vec3Tuple, integrator: 'implicit-euler', step: 0.01 });
+export const DEFAULT_SETTINGS: Readonly<ModelSettings> = Object.freeze({
+  gravity: Object.freeze([0, 0, -9.81]) as unknown as Vec3Tuple, integrator: 'implicit-euler', step: 0.01,
+  stabilization: Object.freeze({ method: 'projection' }) as Stabilization,
+});
 
 export class Model {
   readonly components: readonly Component[];
@@ -66,10 +92,14 @@ export class Model {
   readonly settings: Readonly<ModelSettings>;
   readonly nq: number;                    // length of State.q
   readonly nu: number;                    // length of State.u
-  readonly blockComponent: Int32Array;    // (nBlocks) component index of each solve block
-  readonly blockSize: Int32Array;         // (nBlocks) 3 or 6
-  readonly blockStart: Int32Array;        // (nBlocks + 1) offset of each block in the solve vector
-  readonly nSolve: number;                // number of velocity unknowns in the solve
+  readonly constraints: readonly BilateralConstraint[];
+  readonly blockComponent: Int32Array;    // (nComponentBlocks) component index of each component block
+  readonly blockSize: Int32Array;         // (nBlocks) 3 or 6 for components, then the row count of each constraint
+  readonly blockStart: Int32Array;        // (nBlocks + 1) offset of each block in the KKT vector
+  readonly nSolve: number;                // n: number of velocity unknowns in the solve
+  readonly nRows: number;                 // m: number of constraint rows
+  readonly nKkt: number;                  // n + m
+  readonly rowStart: Int32Array;          // (nConstraints + 1) first row of each constraint (0-based in the m rows)
   readonly initialQ: Float64Array;
   readonly initialU: Float64Array;
   private readonly byName: Map<string, number>;
@@ -77,7 +107,7 @@ export class Model {
   /** @internal use ModelBuilder */
   constructor(args: {
     components: Component[]; markers: Marker[]; forces: ForceEffector[]; settings: ModelSettings;
-    nq: number; nu: number; q0: Float64Array; u0: Float64Array;
+    nq: number; nu: number; q0: Float64Array; u0: Float64Array; constraints?: BilateralConstraint[];
   }) {
     this.components = args.components;
     this.markers = args.markers;
@@ -87,12 +117,24 @@ export class Model {
     this.nu = args.nu;
     this.initialQ = args.q0;
     this.initialU = args.u0;
+    const cons = args.constraints ?? [];
+    this.constraints = cons;
+    // a constraint must act on at least one dynamic component
+    for (const c of cons) {
+      if (!c.components.some((k) => args.components[k]!.dynamic)) throw new ModelError(`constraint "${c.name}"`, 'acts on no dynamic component');
+    }
+    // blocks: dynamic components, then one block per constraint
     const dyn = args.components.filter((c) => c.dynamic);
     this.blockComponent = Int32Array.from(dyn.map((c) => c.index));
-    this.blockSize = Int32Array.from(dyn.map((c) => (c.kind === 'particle' ? 3 : 6)));
-    this.blockStart = new Int32Array(dyn.length + 1);
-    for (let b = 0; b < dyn.length; b++) this.blockStart[b + 1] = this.blockStart[b]! + this.blockSize[b]!;
+    this.blockSize = Int32Array.from([...dyn.map((c) => (c.kind === 'particle' ? 3 : 6)), ...cons.map((c) => c.rows)]);
+    const nb = this.blockSize.length;
+    this.blockStart = new Int32Array(nb + 1);
+    for (let b = 0; b < nb; b++) this.blockStart[b + 1] = this.blockStart[b]! + this.blockSize[b]!;
     this.nSolve = this.blockStart[dyn.length]!;
+    this.nKkt = this.blockStart[nb]!;
+    this.nRows = this.nKkt - this.nSolve;
+    this.rowStart = new Int32Array(cons.length + 1);
+    for (let c = 0; c < cons.length; c++) this.rowStart[c + 1] = this.rowStart[c]! + cons[c]!.rows;
     this.byName = new Map(args.components.map((c) => [c.name, c.index]));
   }
 
@@ -104,6 +146,9 @@ export class Model {
   get particles(): Particle[] { return this.components.filter((c): c is Particle => c.kind === 'particle'); }
   get bodies(): RigidBody[] { return this.components.filter((c): c is RigidBody => c.kind === 'body'); }
 
-  /** degrees of freedom of the dynamic components (velocity unknowns) */
+  /** velocity unknowns of the dynamic components */
   get dof(): number { return this.nSolve; }
+
+  /** the solve block of component index i, or −1 */
+  blockOf(i: number): number { return this.components[i]!.block; }
 }

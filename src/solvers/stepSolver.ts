@@ -65,11 +65,15 @@ export class StepSolver {
 
   constructor(private readonly opts: StepSolverOptions = {}) {}
 
-  /** (re)analyses the pattern when its signature changed */
-  private analyse(layout: BlockLayout): void {
+  /**
+   * (re)analyses the pattern when its signature changed. Unknowns from `nPositive` on are
+   * constraint rows: they are ordered after their neighbours (`delayed`) so a zero R factors.
+   */
+  private analyse(layout: BlockLayout, nPositive: number): void {
     if (this.symbolic && this.signature === layout.signature) return;
     const ordering: LdltOrdering = this.opts.ordering ?? 'amd';
-    this.symbolic = new LdltSymbolic(layout.n, layout.colPtr, layout.rowIdx, { ordering });
+    const delayed = nPositive < layout.n ? Uint8Array.from({ length: layout.n }, (_, i) => (i >= nPositive ? 1 : 0)) : undefined;
+    this.symbolic = new LdltSymbolic(layout.n, layout.colPtr, layout.rowIdx, delayed ? { ordering, delayed } : { ordering });
     this.numeric = new LdltNumeric(this.symbolic);
     this.signature = layout.signature;
     this.A = { n: layout.n, colPtr: layout.colPtr, rowIdx: layout.rowIdx, values: new Float64Array(layout.nnz) };
@@ -81,6 +85,23 @@ export class StepSolver {
     this.analyses++;
   }
 
+  /**
+   * Original indices ≥ `from` whose pivot magnitude is at most tol × the largest such pivot, and
+   * the largest magnitude: near-zero pivots of constraint rows mean redundant constraints.
+   */
+  smallPivots(from: number, tol: number, out: number[]): number {
+    out.length = 0;
+    const num = this.numeric, sym = this.symbolic;
+    if (!num || !sym) return 0;
+    let big = 0;
+    for (let k = 0; k < sym.n; k++) if (sym.perm[k]! >= from && Number.isFinite(num.D[k]!)) big = Math.max(big, Math.abs(num.D[k]!));
+    for (let k = 0; k < sym.n; k++) {
+      const i = sym.perm[k]!;
+      if (i >= from && !(Math.abs(num.D[k]!) > tol * big)) out.push(i);
+    }
+    return big;
+  }
+
   /** the symbolic analysis in use (for benchmarks and tests) */
   get analysis(): LdltSymbolic | null { return this.symbolic; }
 
@@ -89,7 +110,7 @@ export class StepSolver {
    * Call once per matrix, then `solve` any number of right-hand sides.
    */
   factor(layout: BlockLayout, values: Float64Array, expectedPositive = layout.n): string | null {
-    this.analyse(layout);
+    this.analyse(layout, expectedPositive);
     this.A.values = values;
     cscSymmetrizeValues(this.sym, this.A, this.tmap);
     let skew = 0, scale = 0;

@@ -1,0 +1,189 @@
+/**
+ * The constraint stage of the step: evaluates every bilateral constraint's violation g, Jacobian
+ * blocks G, velocity product G u and bias κ = Ġu, and assembles them into the KKT matrix
+ *
+ *   [ M̂   Gᵀ ] [ Δu ]   [ rhs_v     ]
+ *   [ G   −R ] [ μ  ] = [ c − G u   ]        μ = −λ̃  (docs/ARCHITECTURE.md, sign convention)
+ *
+ * on the shared block pattern (constraint blocks come after the component blocks). This is the
+ * symmetric quasi-definite form: n positive and m negative pivots. The row targets c and the
+ * diagonal R depend on the stabilization method and the row's compliance (000 §0.11, 001 eq. 23,
+ * 004); see `rows`.
+ */
+import type { Model, Stabilization } from '../model/model.js';
+import type { ConstraintContext } from '../constraints/constraint.js';
+import type { BlockPattern, BlockMatrix } from './blockSparse.js';
+
+export class ConstraintSystem {
+  readonly m: number;                 // rows
+  readonly n: number;                 // velocity unknowns
+  readonly g: Float64Array;           // (m) violation g(q)
+  readonly Gu: Float64Array;          // (m) G u
+  readonly kappa: Float64Array;       // (m) κ = Ġ u
+  readonly R: Float64Array;           // (m) diagonal of the (2,2) block, as −R
+  readonly target: Float64Array;      // (m) c: the value G u⁺ + R λ̃ must take
+  readonly lambda: Float64Array;      // (m) multipliers of the last step (N or N·m)
+  readonly hard: Uint8Array;          // (m) 1 for rows without compliance
+  private slotCB = new Int32Array(0); // (2 · nConstraints) slot of (constraint, component k)
+  private slotBC = new Int32Array(0); // (2 · nConstraints) slot of (component k, constraint)
+  private slotCC = new Int32Array(0); // (nConstraints) diagonal slot
+  private readonly nb0: number;       // first constraint block
+
+  constructor(readonly model: Model) {
+    this.m = model.nRows;
+    this.n = model.nSolve;
+    const m = this.m;
+    this.g = new Float64Array(m); this.Gu = new Float64Array(m); this.kappa = new Float64Array(m);
+    this.R = new Float64Array(m); this.target = new Float64Array(m); this.lambda = new Float64Array(m);
+    this.hard = new Uint8Array(m);
+    this.nb0 = model.blockComponent.length;
+    model.constraints.forEach((c, ci) => {
+      for (let r = 0; r < c.rows; r++) this.hard[model.rowStart[ci]! + r] = c.compliance[r]! > 0 ? 0 : 1;
+    });
+  }
+
+  get hasHardRows(): boolean { return this.hard.some((x) => x === 1); }
+
+  /** registers the G blocks on the pattern (before it is built) */
+  register(pattern: BlockPattern): void {
+    const cons = this.model.constraints, comps = this.model.components;
+    this.slotCB = new Int32Array(2 * cons.length).fill(-1);
+    this.slotBC = new Int32Array(2 * cons.length).fill(-1);
+    this.slotCC = new Int32Array(cons.length);
+    for (let ci = 0; ci < cons.length; ci++) {
+      const c = cons[ci]!, cb = this.nb0 + ci;
+      this.slotCC[ci] = pattern.couple(cb, cb);
+      for (let k = 0; k < c.components.length; k++) {
+        const b = comps[c.components[k]!]!.block;
+        if (b < 0) continue;
+        this.slotCB[2 * ci + k] = pattern.couple(cb, b);
+        this.slotBC[2 * ci + k] = pattern.find(b, cb);
+      }
+    }
+  }
+
+  /**
+   * Evaluates g, G (into Gm as G and Gᵀ; the −R diagonal is added by `rows`), G u and κ at (q, u).
+   * Gm is zeroed first. With `hardOnly`, compliant rows are left out of Gm (the projection and
+   * the acceleration-level matrices) and, if `fc` is given, applied instead as the forces
+   * Gᵀλ, λ = −(g + β ġ)/α, added to fc (solve layout): compliance as the spring it is (003).
+   */
+  evaluate(ctx: ConstraintContext, Gm: BlockMatrix, hardOnly = false, fc: Float64Array | null = null): void {
+    const cons = this.model.constraints, comps = this.model.components, u = ctx.u;
+    Gm.zero();
+    for (let ci = 0; ci < cons.length; ci++) {
+      const c = cons[ci]!, r0 = this.model.rowStart[ci]!, rows = c.rows;
+      c.violation(ctx, this.g, r0);
+      c.bias(ctx, this.kappa, r0);
+      const blocks = c.jacobian(ctx);
+      for (let r = 0; r < rows; r++) this.Gu[r0 + r] = 0;
+      for (let k = 0; k < c.components.length; k++) {
+        const comp = comps[c.components[k]!]!, G = blocks[k]!, cols = comp.kind === 'particle' ? 3 : 6, uo = comp.uOffset;
+        // G u (non-dynamic components are at rest)
+        for (let r = 0; r < rows; r++) {
+          let acc = 0;
+          for (let j = 0; j < cols; j++) acc += G[r * cols + j]! * u[uo + j]!;
+          this.Gu[r0 + r] = this.Gu[r0 + r]! + acc;
+        }
+      }
+      for (let k = 0; k < c.components.length; k++) {
+        const comp = comps[c.components[k]!]!, G = blocks[k]!, cols = comp.kind === 'particle' ? 3 : 6;
+        const s = this.slotCB[2 * ci + k]!;
+        if (s < 0) continue;
+        if (!hardOnly) {
+          Gm.addDense(s, G, rows, cols, 1);
+          Gm.addDenseTransposed(this.slotBC[2 * ci + k]!, G, rows, cols, 1);
+          continue;
+        }
+        // hard rows only; compliant rows as forces
+        const sb = this.slotBC[2 * ci + k]!, bo = this.model.blockStart[comp.block]!;
+        for (let r = 0; r < rows; r++) {
+          const i = r0 + r;
+          if (this.hard[i]) {
+            for (let j = 0; j < cols; j++) { Gm.addEntry(s, r, j, G[r * cols + j]!); Gm.addEntry(sb, j, r, G[r * cols + j]!); }
+          } else if (fc) {
+            const lam = -(this.g[i]! + c.damping[r]! * this.Gu[i]!) / c.compliance[r]!;
+            for (let j = 0; j < cols; j++) fc[bo + j] = fc[bo + j]! + G[r * cols + j]! * lam;
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Row targets c and diagonals R for a velocity-level step of size h (000 §0.11, 001 eq. 23,
+   * 004), written into `target` and, as −R, into Gm. `regularize` adds that much to R of every
+   * hard row (redundant constraints). `hardFree` (projection matrices) makes compliant rows inert:
+   * zero G, R = 1.
+   */
+  rows(Gm: BlockMatrix, h: number, st: Stabilization, regularize: number, level: 'velocity' | 'acceleration'): void {
+    const cons = this.model.constraints;
+    const { g, Gu, kappa, R, target } = this;
+    for (let ci = 0; ci < cons.length; ci++) {
+      const c = cons[ci]!, r0 = this.model.rowStart[ci]!;
+      for (let r = 0; r < c.rows; r++) {
+        const i = r0 + r, alpha = c.compliance[r]!, beta = c.damping[r]!;
+        if (level === 'acceleration') {
+          // G a = −κ (hard), Baumgarte adds −αġ − βg; compliant rows are applied as forces instead
+          R[i] = this.hard[i] ? regularize : 1;
+          target[i] = !this.hard[i] ? 0 : st.method === 'baumgarte' ? -kappa[i]! - (st.alpha ?? 40) * Gu[i]! - (st.beta ?? 400) * g[i]! : -kappa[i]!;
+        } else if (alpha > 0 || st.method === 'spook') {
+          if (st.method === 'spook') {
+            // 001 eq. 23 with Lacoursière's parameters: G u⁺ + Σ λ̃ = −a g + b G u
+            const d = st.relaxation ?? 4, eps = alpha > 0 ? alpha : (st.compliance ?? 1e-10), k = 1 / (1 + 4 * d);
+            R[i] = (4 * eps * k) / (h * h);
+            target[i] = -((4 * k) / h) * g[i]! + 4 * d * k * Gu[i]!;
+          } else {
+            // 000 (0.9) with ERRATA A.3: G u⁺ + (γα/h²) λ̃ = −γ g / h, γ = (1/2 + β/h)⁻¹
+            const gamma = 1 / (0.5 + beta / h);
+            R[i] = (gamma * alpha) / (h * h);
+            target[i] = (-gamma * g[i]!) / h;
+          }
+        } else if (st.method === 'baumgarte') {
+          // 004: g̈ + α ġ + β g = 0 → G u⁺ = G u − h (κ + α G u + β g)
+          R[i] = regularize;
+          target[i] = Gu[i]! - h * (kappa[i]! + (st.alpha ?? 40) * Gu[i]! + (st.beta ?? 400) * g[i]!);
+        } else {
+          // hard row with post-step projection: G u⁺ = −h κ (G_{k+1} u⁺ ≈ (G_k + hĠ_k) u⁺ = 0)
+          R[i] = regularize;
+          target[i] = -h * kappa[i]!;
+        }
+        Gm.addEntry(this.slotCC[ci]!, r, r, -R[i]!);
+      }
+    }
+  }
+
+  /** projection matrices (after `evaluate` with hardOnly): −regularize on hard rows, −1 on compliant ones */
+  projectionRows(Gm: BlockMatrix, regularize: number): void {
+    const cons = this.model.constraints;
+    for (let ci = 0; ci < cons.length; ci++) {
+      const c = cons[ci]!, r0 = this.model.rowStart[ci]!;
+      for (let r = 0; r < c.rows; r++) {
+        const i = r0 + r;
+        this.R[i] = this.hard[i] ? regularize : 1;
+        Gm.addEntry(this.slotCC[ci]!, r, r, -this.R[i]!);
+      }
+    }
+  }
+
+  /** the largest |g| over hard rows */
+  maxHardViolation(): number {
+    let e = 0;
+    for (let i = 0; i < this.m; i++) if (this.hard[i]) e = Math.max(e, Math.abs(this.g[i]!));
+    return e;
+  }
+
+  /** recomputes g(q) only */
+  violation(ctx: ConstraintContext): void {
+    const cons = this.model.constraints;
+    for (let ci = 0; ci < cons.length; ci++) cons[ci]!.violation(ctx, this.g, this.model.rowStart[ci]!);
+  }
+
+  /** the constraint and row of KKT row i (0-based among the m rows) */
+  rowOwner(i: number): { constraint: number; row: number } {
+    const rs = this.model.rowStart;
+    let c = 0;
+    while (c + 1 < rs.length - 1 && rs[c + 1]! <= i) c++;
+    return { constraint: c, row: i - rs[c]! };
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * A distance constraint between two points (particles, body points/markers, or one world point),
+ * 001 §3-4 (eq. 8-12, 29-32) with ERRATA A.12 and B (the direction of r in eq. 30).
+ *
+ * With x_1, x_2 the world positions of the points, r = x_2 − x_1 and n = r/|r|:
+ *
+ *   g = |r| − L                          (L defaults to |r| at set-up)
+ *   ġ = n·ṙ = n·(ẋ_2 − ẋ_1)              (ERRATA A.12: eq. 32's "ġ = ‖ṙ‖" is rᵀṙ/‖r‖)
+ *
+ * and a body point at lever arm ρ from its body's origin moves with ẋ = v + ω × ρ = [I, −[ρ]] u
+ * (001 eq. 29), so the blocks are
+ *
+ *   particle: G = ±nᵀ,    body point: G = ±[nᵀ, (ρ × n)ᵀ]     (− for point 1, + for point 2)
+ *
+ * (−nᵀ[ρ]ω = −n·(ρ × ω) = ω·(ρ × n)). Differentiating ġ = n·ṙ with ṅ = (ṙ − n(n·ṙ))/|r| = ṙ_⊥/|r|
+ * and the point accelerations a = v̇ + ω̇ × ρ + ω × (ω × ρ):
+ *
+ *   g̈ = G u̇ + κ,   κ = n·(ω_2 × (ω_2 × ρ_2) − ω_1 × (ω_1 × ρ_1)) + |ṙ_⊥|²/|r|
+ *
+ * (the centripetal terms only for body points). Both points on one component (a constant
+ * distance), two world points, coincident points at set-up and L ≤ 0 (n undefined on the
+ * constraint: use a ball joint) are ModelErrors. Should the points meet during a simulation the
+ * last direction n is kept, so G and κ stay finite. Verified against central finite differences
+ * in test/constraints/distance.test.ts.
+ */
+import type { BilateralConstraint, ConstraintContext } from './constraint.js';
+import { type PointRef, POINT_BODY, POINT_PARTICLE, POINT_WORLD } from '../model/points.js';
+import { ModelError } from '../model/errors.js';
+import { quatToMat3 } from '../math/quat.js';
+
+export interface DistanceSpec {
+  /** the rest length L > 0 (m); default: the distance at set-up */
+  length?: number;
+  /** compliance α ≥ 0 (m/N); default 0 (hard) */
+  compliance?: number;
+  /** damping β ≥ 0 (s); default 0 */
+  damping?: number;
+}
+
+/** |r| below which the direction of the last evaluation is kept */
+const DEGENERATE = 1e-300;
+
+/** the world position of a point in q (set-up only) */
+function pointAt(p: PointRef, q: Float64Array): Float64Array {
+  if (p.kind === POINT_WORLD) return Float64Array.from(p.local);
+  const x = Float64Array.of(q[p.qOffset]!, q[p.qOffset + 1]!, q[p.qOffset + 2]!);
+  if (p.kind === POINT_BODY) {
+    const R = quatToMat3(new Float64Array(9), q, p.qOffset + 3), l = p.local;
+    for (let i = 0; i < 3; i++) x[i] = x[i]! + R[3 * i]! * l[0]! + R[3 * i + 1]! * l[1]! + R[3 * i + 2]! * l[2]!;
+  }
+  return x;
+}
+
+export class DistanceConstraint implements BilateralConstraint {
+  readonly rows = 1;
+  readonly components: readonly number[];
+  readonly compliance = new Float64Array(1);
+  readonly damping = new Float64Array(1);
+  /** the rest length L (m) */
+  readonly length: number;
+  private readonly pts: readonly PointRef[];
+  private readonly blocks: readonly Float64Array[];
+  private readonly G: readonly (Float64Array | null)[];     // per point: its block or null (world)
+  private readonly x = [new Float64Array(3), new Float64Array(3)];
+  private readonly rho = [new Float64Array(3), new Float64Array(3)];
+  private readonly xd = [new Float64Array(3), new Float64Array(3)];
+  private readonly n = new Float64Array(3);
+  private len = 0;
+
+  /** p1, p2: the points (at most one in the world); q0: the positions L and the initial n are taken at */
+  constructor(readonly name: string, p1: PointRef, p2: PointRef, q0: Float64Array, spec: DistanceSpec = {}) {
+    // validation: two different components (or one and the world), valid parameters
+    const path = `distance constraint "${name}"`;
+    if (p1.kind === POINT_WORLD && p2.kind === POINT_WORLD) throw new ModelError(path, 'both points are world points');
+    if (p1.component >= 0 && p1.component === p2.component) throw new ModelError(path, `both points are on the same component ("${p1.name}", "${p2.name}"): their distance cannot change`);
+    for (const [key, v] of [['compliance', spec.compliance], ['damping', spec.damping]] as const) {
+      if (v !== undefined && !(Number.isFinite(v) && v >= 0)) throw new ModelError(`${path}.${key}`, `must be finite and non-negative (got ${v})`);
+    }
+    if (spec.length !== undefined && !(Number.isFinite(spec.length) && spec.length > 0)) {
+      throw new ModelError(`${path}.length`, `must be finite and positive (got ${spec.length}); a zero distance is a ball joint`);
+    }
+    // the initial direction and length
+    const x1 = pointAt(p1, q0), x2 = pointAt(p2, q0);
+    if (!x1.every(Number.isFinite) || !x2.every(Number.isFinite)) throw new ModelError(path, 'point positions are not finite');
+    const r = Float64Array.of(x2[0]! - x1[0]!, x2[1]! - x1[1]!, x2[2]! - x1[2]!);
+    const d = Math.hypot(r[0]!, r[1]!, r[2]!);
+    if (!(d > 1e-12)) throw new ModelError(path, `the points "${p1.name}" and "${p2.name}" coincide at set-up (direction undefined; use a ball joint)`);
+    for (let i = 0; i < 3; i++) this.n[i] = r[i]! / d;
+    this.length = spec.length ?? d;
+    this.compliance[0] = spec.compliance ?? 0;
+    this.damping[0] = spec.damping ?? 0;
+    // components and blocks, in point order
+    this.pts = [p1, p2];
+    this.G = this.pts.map((p) => (p.kind === POINT_PARTICLE ? new Float64Array(3) : p.kind === POINT_BODY ? new Float64Array(6) : null));
+    this.components = this.pts.filter((p) => p.kind !== POINT_WORLD).map((p) => p.component);
+    this.blocks = this.G.filter((g): g is Float64Array => g !== null);
+  }
+
+  /** positions, lever arms, r, |r| and n at q */
+  private positions(ctx: ConstraintContext): void {
+    const x1 = this.x[0]!, x2 = this.x[1]!;
+    ctx.kin.position(x1, this.pts[0]!, ctx.q, this.rho[0]!);
+    ctx.kin.position(x2, this.pts[1]!, ctx.q, this.rho[1]!);
+    const rx = x2[0]! - x1[0]!, ry = x2[1]! - x1[1]!, rz = x2[2]! - x1[2]!;
+    const len = Math.sqrt(rx * rx + ry * ry + rz * rz);
+    this.len = len;
+    // the direction; the last one is kept when the points meet
+    if (len > DEGENERATE) { this.n[0] = rx / len; this.n[1] = ry / len; this.n[2] = rz / len; }
+  }
+
+  /** the current distance |x_2 − x_1| (m) */
+  distance(ctx: ConstraintContext): number {
+    this.positions(ctx);
+    return this.len;
+  }
+
+  violation(ctx: ConstraintContext, out: Float64Array, o: number): void {
+    this.positions(ctx);
+    out[o] = this.len - this.length;
+  }
+
+  jacobian(ctx: ConstraintContext): readonly Float64Array[] {
+    this.positions(ctx);
+    const n = this.n;
+    // per point: σ nᵀ, and σ (ρ × n)ᵀ for a body point
+    for (let s = 0; s < 2; s++) {
+      const G = this.G[s];
+      if (!G) continue;
+      const sg = s === 0 ? -1 : 1;
+      G[0] = sg * n[0]!; G[1] = sg * n[1]!; G[2] = sg * n[2]!;
+      if (G.length === 6) {
+        const r = this.rho[s]!;
+        G[3] = sg * (r[1]! * n[2]! - r[2]! * n[1]!);
+        G[4] = sg * (r[2]! * n[0]! - r[0]! * n[2]!);
+        G[5] = sg * (r[0]! * n[1]! - r[1]! * n[0]!);
+      }
+    }
+    return this.blocks;
+  }
+
+  bias(ctx: ConstraintContext, out: Float64Array, o: number): void {
+    this.positions(ctx);
+    const n = this.n, u = ctx.u;
+    // point velocities and the centripetal accelerations σ ω × (ω × ρ), projected on n
+    let an = 0;
+    for (let s = 0; s < 2; s++) {
+      const p = this.pts[s]!, r = this.rho[s]!;
+      ctx.kin.velocity(this.xd[s]!, p, u, r);
+      if (p.kind !== POINT_BODY) continue;
+      const uo = p.uOffset, wx = u[uo + 3]!, wy = u[uo + 4]!, wz = u[uo + 5]!;
+      const cx = wy * r[2]! - wz * r[1]!, cy = wz * r[0]! - wx * r[2]!, cz = wx * r[1]! - wy * r[0]!;
+      const ax = wy * cz - wz * cy, ay = wz * cx - wx * cz, az = wx * cy - wy * cx;
+      an += (s === 0 ? -1 : 1) * (n[0]! * ax + n[1]! * ay + n[2]! * az);
+    }
+    // |ṙ_⊥|²/|r|
+    const v1 = this.xd[0]!, v2 = this.xd[1]!;
+    const dx = v2[0]! - v1[0]!, dy = v2[1]! - v1[1]!, dz = v2[2]! - v1[2]!;
+    const dn = n[0]! * dx + n[1]! * dy + n[2]! * dz;
+    const px = dx - dn * n[0]!, py = dy - dn * n[1]!, pz = dz - dn * n[2]!;
+    const perp = this.len > DEGENERATE ? (px * px + py * py + pz * pz) / this.len : 0;
+    out[o] = an + perp;
+  }
+}

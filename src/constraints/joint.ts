@@ -1,0 +1,326 @@
+/**
+ * One generic joint between body A and body B (either may be the world, not both), driven by axis
+ * masks (Rapier style): a preset type or a custom { linear, angular } mask of locked axes of
+ * frame C. 001 §4 (eq. 26-29), 000 §0.2 and §0.4 (roll-pitch-yaw coordinates).
+ *
+ * Frames: C fixed in A (pose X_AC), D fixed in B (X_BD); `Joint.atWorldFrame` places both on one
+ * world frame at load time, so g = 0 there. Rows, in this order (derivations of g, ġ, G and
+ * κ = Ġu for each kind in jointRows.ts):
+ *   - translational, for each locked axis k of C:  g = e_kᵀ R_WCᵀ (x_D − x_C)
+ *   - rotational lock, for each locked axis k:     g = 2 vec(q_CD)_k,  q_CD = q_WC⁻¹ ⋆ q_WD,
+ *     ġ = (wI − [v]) R_WCᵀ(ω_B − ω_A) (w ≥ 0 at set-up; large errors: jointRows.ts)
+ *   - or the universal row:                        g = x_C·y_D,  ġ = (x_C × y_D)·(ω_A − ω_B)
+ *
+ *   type            translation   rotation               rows   coordinates
+ *   ball            x y z         free                   3      —
+ *   hinge           x y z         lock x y (free z)      5      rz
+ *   slider          x y (free z)  lock x y z             5      tz
+ *   cylindrical     x y (free z)  lock x y (free z)      4      tz, rz
+ *   universal       x y z         x_C·y_D = 0            4      rx, ry
+ *   gimbal          x y z         free                   3      theta, phi, psi (RPY of R_CD)
+ *   planar          z             lock x y (free z)      3      tx, ty, rz
+ *   point-on-plane  z             free                   1      tx, ty
+ *   point-on-line   x y           free                   2      tz
+ *   weld            x y z         lock x y z             6      —
+ * A custom mask has the lock rows of its locked axes and the coordinates of its free axes (an
+ * angle when exactly one rotation axis is free).
+ *
+ * Coordinates, with Ω = R_WCᵀ(ω_B − ω_A) the angular velocity of D relative to C in C's axes
+ * (Ṙ_CD = [Ω] R_CD, since Ṙ_WC = [ω_A] R_WC):
+ *   - t_k = c_k·d (d = x_D − x_C, c_k = R_WC e_k), rate c_k·(ḋ − ω_A × d);
+ *   - the angle about a free axis k, 2 atan2(v_k, w) of q_CD ∈ (−2π, 2π] (continuous through a
+ *     half turn: it counts the double cover of q_CD), rate 2(w v̇_k − v_k ẇ)/(w² + v_k²) with
+ *     q̇_CD = ½ Ω ⋆ q_CD (ẇ = −½ Ω·v, v̇ = ½(wΩ + Ω × v));
+ *   - universal: R_CD = Rx(rx) Ry(ry) on the constraint, so rx = atan2(R₂₁, R₁₁),
+ *     ry = atan2(R₀₂, R₀₀), differentiated exactly with Ṙ_CD = [Ω] R_CD (valid off it too);
+ *   - gimbal: (θ, φ, ψ) = mat3ToRpy(R_CD), R_CD = Rz(θ) Ry(φ) Rx(ψ) (000 §0.4). The "base frame"
+ *     of eq. 0.2 is C, so the rates are A⁻¹(θ, φ) Ω: the relative ω in C's axes, not in world
+ *     (tested against finite differences). At the singularity (|cos φ| < GIMBAL_SINGULAR_TOL)
+ *     only θ ∓ ψ is defined; mat3ToRpy then reports ψ = 0 and we report the finite rates
+ *     (Ω_z, −sθ Ω_x + cθ Ω_y, 0): Ω_z is the rate of θ ∓ ψ there, and φ̇ is the regular row of A⁻¹.
+ * `isSingular` flags those configurations (and the degenerate ones of the angle and universal
+ * maps); rates stay finite and the caller reports the flag.
+ */
+import type { RigidBody, Vec3Tuple, QuatTuple } from '../model/model.js';
+import type { BilateralConstraint, ConstraintContext } from './constraint.js';
+import { ModelError } from '../model/errors.js';
+import { quatToMat3, quatMul, quatConj } from '../math/quat.js';
+import { mulAtB3 } from '../math/mat3.js';
+import { type Pose, pose, poseRelative } from '../math/transform.js';
+import { omegaToRpyRate, rpyIsSingular } from '../math/rpy.js';
+import { type JointType, type JointMask, type JointLayout, JointFrame, JointKinematics, jointLayout } from './jointRows.js';
+
+export type { JointType, JointMask } from './jointRows.js';
+export { JOINT_PRESETS } from './jointRows.js';
+
+export interface JointSpec {
+  /** a preset, or a custom mask of locked axes of C (true = locked) */
+  type: JointType | JointMask;
+  /** per-row compliance α ≥ 0 (m/N, rad/(N·m)): one value for all rows or one per row; default 0 */
+  compliance?: number | readonly number[];
+  /** per-row damping β ≥ 0 (s): one value or one per row; default 0 */
+  damping?: number | readonly number[];
+}
+
+/**
+ * |cos φ| below which the gimbal is singular. Above RPY_SINGULAR_TOL (1e-9) on purpose: φ comes
+ * from asin(−R₂₀), whose cos φ cannot resolve below √(2·2⁻⁵³) ≈ 1.5e-8, so a rotation at
+ * φ = ±π/2 up to rounding must still be flagged.
+ */
+export const GIMBAL_SINGULAR_TOL = 1e-7;
+/** w² + v_k² (angle) or the squared radii of the universal atan2 pairs below which those maps degenerate */
+const DEGENERATE_SQ = 1e-18;
+
+/** a unit quaternion from a tuple; throws ModelError when zero or not finite */
+function unitQuat(path: string, q: readonly number[]): Float64Array {
+  if (q.length !== 4 || !q.every(Number.isFinite)) throw new ModelError(path, `quaternion ${JSON.stringify(q)} is not finite`);
+  const n = Math.hypot(q[0]!, q[1]!, q[2]!, q[3]!);
+  if (!(n > 1e-12)) throw new ModelError(path, `quaternion ${JSON.stringify(q)} has zero length`);
+  return Float64Array.from(q, (v) => v / n);
+}
+
+/** per-row values from a scalar or an array; finite and ≥ 0 */
+function perRow(path: string, v: number | readonly number[] | undefined, rows: number): Float64Array {
+  const out = new Float64Array(rows);
+  if (v === undefined) return out;
+  if (typeof v === 'number') out.fill(v);
+  else if (v.length !== rows) throw new ModelError(path, `needs one value or ${rows} (one per row), got ${v.length}`);
+  else out.set(v);
+  if (!out.every((x) => Number.isFinite(x) && x >= 0)) throw new ModelError(path, `must be finite and non-negative (got ${JSON.stringify(v)})`);
+  return out;
+}
+
+/** the quaternion of a body in q (identity for the world) */
+function bodyQuat(b: RigidBody | null, q: Float64Array): Float64Array {
+  return b ? Float64Array.of(q[b.qOffset + 3]!, q[b.qOffset + 4]!, q[b.qOffset + 5]!, q[b.qOffset + 6]!) : Float64Array.of(1, 0, 0, 0);
+}
+
+export class Joint implements BilateralConstraint {
+  readonly rows: number;
+  readonly components: readonly number[];
+  readonly compliance: Float64Array;
+  readonly damping: Float64Array;
+  readonly type: JointType | 'custom';
+  /** row labels: 'tx' … (translational), 'rx' … (lock), 'universal' */
+  readonly rowNames: readonly string[];
+  /** the readable coordinates, in the order of `coordinates` */
+  readonly coordinateNames: readonly string[];
+  /** X_AC and X_BD (the world pose for a world side); do not modify */
+  readonly frameA: Pose;
+  readonly frameB: Pose;
+  private readonly layout: JointLayout;
+  private readonly fa: JointFrame;
+  private readonly fb: JointFrame;
+  private readonly k = new JointKinematics();
+  private readonly GA: Float64Array | null;
+  private readonly GB: Float64Array | null;
+  private readonly blocks: readonly Float64Array[];
+  private readonly Rcd = new Float64Array(9);
+  private readonly M = new Float64Array(9);
+  private readonly rpy = new Float64Array(3);
+
+  /**
+   * bodyA/bodyB: a rigid body or null (the world). (pAC, qAC): frame C in A's coordinates (in
+   * world for the world), (pBD, qBD): frame D in B's. q0: the positions the sign of q_CD is
+   * chosen at (w ≥ 0).
+   */
+  constructor(readonly name: string, readonly bodyA: RigidBody | null, readonly bodyB: RigidBody | null,
+    pAC: Vec3Tuple, qAC: QuatTuple, pBD: Vec3Tuple, qBD: QuatTuple, spec: JointSpec, q0: Float64Array) {
+    // sides: at least one body, two different bodies
+    const path = `joint "${name}"`;
+    if (!bodyA && !bodyB) throw new ModelError(path, 'both sides are the world');
+    if (bodyA && bodyA === bodyB) throw new ModelError(`${path}.bodyB`, `bodyA and bodyB are the same body "${bodyA.name}"`);
+    for (const b of [bodyA, bodyB]) if (b && b.qOffset + 7 > q0.length) throw new ModelError(path, `q0 does not hold body "${b.name}"`);
+    // layout, per-row parameters
+    this.layout = jointLayout(spec.type, path);
+    this.type = this.layout.type;
+    this.rows = this.layout.rows;
+    this.rowNames = this.layout.rowNames;
+    this.coordinateNames = this.layout.coordinateNames;
+    this.compliance = perRow(`${path}.compliance`, spec.compliance, this.rows);
+    this.damping = perRow(`${path}.damping`, spec.damping, this.rows);
+    // frames (unit quaternions, finite positions)
+    this.fa = new JointFrame(bodyA);
+    this.fb = new JointFrame(bodyB);
+    const frames: [JointFrame, Vec3Tuple, QuatTuple, string][] = [[this.fa, pAC, qAC, 'frameA'], [this.fb, pBD, qBD, 'frameB']];
+    for (const [f, p, q, key] of frames) {
+      if (p.length !== 3 || !p.every(Number.isFinite)) throw new ModelError(`${path}.${key}.position`, `must be finite (got ${JSON.stringify(p)})`);
+      f.p.set(p);
+      f.q.set(unitQuat(`${path}.${key}.orientation`, q));
+    }
+    // the sign of q_CD: w ≥ 0 at q0 (flip q_BD, the same rotation)
+    const qC = quatMul(new Float64Array(4), bodyQuat(bodyA, q0), this.fa.q);
+    const qD = quatMul(new Float64Array(4), bodyQuat(bodyB, q0), this.fb.q);
+    const qCD = quatMul(new Float64Array(4), quatConj(qC, qC), qD);
+    if (qCD[0]! < 0) for (let i = 0; i < 4; i++) this.fb.q[i] = -this.fb.q[i]!;
+    quatToMat3(this.fa.R, this.fa.q);
+    quatToMat3(this.fb.R, this.fb.q);
+    this.frameA = { p: this.fa.p, q: this.fa.q };
+    this.frameB = { p: this.fb.p, q: this.fb.q };
+    // components and Jacobian blocks (non-dynamic bodies too: their velocity enters ġ)
+    this.components = [bodyA, bodyB].filter((b): b is RigidBody => b !== null).map((b) => b.index);
+    this.GA = bodyA ? new Float64Array(6 * this.rows) : null;
+    this.GB = bodyB ? new Float64Array(6 * this.rows) : null;
+    this.blocks = [this.GA, this.GB].filter((g): g is Float64Array => g !== null);
+  }
+
+  /**
+   * A joint whose frames C and D coincide, at load time, with one frame given in world
+   * (position, orientation body → world), using the bodies' poses in q0: g(q0) = 0.
+   */
+  static atWorldFrame(name: string, bodyA: RigidBody | null, bodyB: RigidBody | null, q0: Float64Array,
+    position: Vec3Tuple, orientation: QuatTuple, spec: JointSpec): Joint {
+    const path = `joint "${name}"`;
+    if (position.length !== 3 || !position.every(Number.isFinite)) throw new ModelError(`${path}.position`, `must be finite (got ${JSON.stringify(position)})`);
+    const qW = unitQuat(`${path}.orientation`, orientation);
+    // X_AC = X_WA⁻¹ X_WF and X_BD = X_WB⁻¹ X_WF (a world side keeps X_WF)
+    const X_WF = pose(position, qW), X = pose(), tmp = pose();
+    const local = (b: RigidBody | null): [Vec3Tuple, QuatTuple] => {
+      if (!b) return [[position[0], position[1], position[2]], [qW[0]!, qW[1]!, qW[2]!, qW[3]!]];
+      if (b.qOffset + 7 > q0.length) throw new ModelError(path, `q0 does not hold body "${b.name}"`);
+      const o = b.qOffset;
+      poseRelative(X, pose(q0.subarray(o, o + 3), q0.subarray(o + 3, o + 7)), X_WF, tmp);
+      return [[X.p[0]!, X.p[1]!, X.p[2]!], [X.q[0]!, X.q[1]!, X.q[2]!, X.q[3]!]];
+    };
+    const [pa, qa] = local(bodyA), [pb, qb] = local(bodyB);
+    return new Joint(name, bodyA, bodyB, pa, qa, pb, qb, spec, q0);
+  }
+
+  /**
+   * `atWorldFrame` with the frame's z axis along `axis` (the hinge, slider and cylinder axis),
+   * x and y completing it by the shortest rotation from world z.
+   */
+  static atWorldAxis(name: string, bodyA: RigidBody | null, bodyB: RigidBody | null, q0: Float64Array,
+    position: Vec3Tuple, axis: Vec3Tuple, spec: JointSpec): Joint {
+    const n = axis.length === 3 && axis.every(Number.isFinite) ? Math.hypot(axis[0], axis[1], axis[2]) : NaN;
+    if (!(n > 1e-12) || !Number.isFinite(n)) throw new ModelError(`joint "${name}".axis`, `must be finite and non-zero (got ${JSON.stringify(axis)})`);
+    const x = axis[0] / n, y = axis[1] / n, z = axis[2] / n;
+    // the shortest rotation e_z → a: (1 + z, e_z × a) normalised; a half turn about x for a = −e_z
+    const q: QuatTuple = z > -1 + 1e-12 ? [1 + z, -y, x, 0] : [0, 1, 0, 0];
+    return Joint.atWorldFrame(name, bodyA, bodyB, q0, position, q, spec);
+  }
+
+  violation(ctx: ConstraintContext, out: Float64Array, o: number): void {
+    const k = this.k, L = this.layout;
+    k.positions(ctx, this.fa, this.fb);
+    let row = o;
+    for (let i = 0; i < L.linear.length; i++) out[row++] = k.linearValue(L.linear[i]!);
+    for (let i = 0; i < L.angular.length; i++) out[row++] = k.lockValue(L.angular[i]!);
+    if (L.universal) out[row] = k.universalValue();
+  }
+
+  jacobian(ctx: ConstraintContext): readonly Float64Array[] {
+    const k = this.k, L = this.layout, GA = this.GA, GB = this.GB;
+    k.positions(ctx, this.fa, this.fb);
+    let row = 0;
+    for (let i = 0; i < L.linear.length; i++) k.linearJacobian(L.linear[i]!, GA, GB, row++);
+    for (let i = 0; i < L.angular.length; i++) k.lockJacobian(L.angular[i]!, GA, GB, row++);
+    if (L.universal) k.universalJacobian(GA, GB, row);
+    return this.blocks;
+  }
+
+  bias(ctx: ConstraintContext, out: Float64Array, o: number): void {
+    const k = this.k, L = this.layout;
+    k.positions(ctx, this.fa, this.fb);
+    k.velocities(ctx, this.fa, this.fb);
+    let row = o;
+    for (let i = 0; i < L.linear.length; i++) out[row++] = k.linearBias(L.linear[i]!);
+    for (let i = 0; i < L.angular.length; i++) out[row++] = k.lockBias(L.angular[i]!);
+    if (L.universal) out[row] = k.universalBias();
+  }
+
+  /** world position of frame C (where reaction wrenches are reported) */
+  anchor(ctx: ConstraintContext, out: Float64Array): Float64Array {
+    this.k.positions(ctx, this.fa, this.fb);
+    out[0] = this.k.xC[0]!; out[1] = this.k.xC[1]!; out[2] = this.k.xC[2]!;
+    return out;
+  }
+
+  /** the coordinates named by `coordinateNames` → out[o …] (m and rad) */
+  coordinates(ctx: ConstraintContext, out: Float64Array, o = 0): void {
+    const k = this.k, L = this.layout;
+    k.positions(ctx, this.fa, this.fb);
+    let c = o;
+    for (let i = 0; i < L.freeLinear.length; i++) out[c++] = k.linearValue(L.freeLinear[i]!);
+    if (L.rotation === 'angle') {
+      out[c] = 2 * Math.atan2(k.qCD[1 + L.angleAxis]!, k.qCD[0]!);
+    } else if (L.rotation === 'universal') {
+      const R = this.relativeRotation();
+      out[c] = Math.atan2(R[7]!, R[4]!);
+      out[c + 1] = Math.atan2(R[2]!, R[0]!);
+    } else if (L.rotation === 'rpy') {
+      const a = this.rpyAngles();
+      out[c] = a[0]!; out[c + 1] = a[1]!; out[c + 2] = a[2]!;
+    }
+  }
+
+  /** their time derivatives at (q, u) → out[o …]; finite everywhere (see `isSingular`) */
+  coordinateRates(ctx: ConstraintContext, out: Float64Array, o = 0): void {
+    const k = this.k, L = this.layout;
+    k.positions(ctx, this.fa, this.fb);
+    k.velocities(ctx, this.fa, this.fb);
+    let c = o;
+    for (let i = 0; i < L.freeLinear.length; i++) out[c++] = k.linearRate(L.freeLinear[i]!);
+    const Om = k.Om, ox = Om[0]!, oy = Om[1]!, oz = Om[2]!;
+    if (L.rotation === 'angle') {
+      // 2 d/dt atan2(v_k, w), q̇_CD = ½ Ω ⋆ q_CD
+      const q = k.qCD, w = q[0]!, vx = q[1]!, vy = q[2]!, vz = q[3]!, a = L.angleAxis;
+      const wd = -0.5 * (ox * vx + oy * vy + oz * vz);
+      const cr = a === 0 ? oy * vz - oz * vy : a === 1 ? oz * vx - ox * vz : ox * vy - oy * vx;
+      const vk = q[1 + a]!, vd = 0.5 * (w * Om[a]! + cr), den = w * w + vk * vk;
+      out[c] = den > DEGENERATE_SQ ? (2 * (w * vd - vk * wd)) / den : 0;
+    } else if (L.rotation === 'universal') {
+      // Ṙ_CD = [Ω] R_CD: the entries (1,1), (2,1), (0,0), (0,2)
+      const R = this.relativeRotation();
+      const r11d = oz * R[1]! - ox * R[7]!, r21d = ox * R[4]! - oy * R[1]!;
+      const r00d = oy * R[6]! - oz * R[3]!, r02d = oy * R[8]! - oz * R[5]!;
+      const d1 = R[4]! * R[4]! + R[7]! * R[7]!, d2 = R[0]! * R[0]! + R[2]! * R[2]!;
+      out[c] = d1 > DEGENERATE_SQ ? (R[4]! * r21d - R[7]! * r11d) / d1 : 0;
+      out[c + 1] = d2 > DEGENERATE_SQ ? (R[0]! * r02d - R[2]! * r00d) / d2 : 0;
+    } else if (L.rotation === 'rpy') {
+      const a = this.rpyAngles(), th = a[0]!, ph = a[1]!, M = this.M;
+      if (omegaToRpyRate(M, th, ph, GIMBAL_SINGULAR_TOL)) {
+        out[c] = M[0]! * ox + M[1]! * oy + M[2]! * oz;
+        out[c + 1] = M[3]! * ox + M[4]! * oy + M[5]! * oz;
+        out[c + 2] = M[6]! * ox + M[7]! * oy + M[8]! * oz;
+      } else {
+        out[c] = oz;
+        out[c + 1] = -Math.sin(th) * ox + Math.cos(th) * oy;
+        out[c + 2] = 0;
+      }
+    }
+  }
+
+  /** true where the coordinate rates are not defined: the gimbal at cos φ ≈ 0, a degenerate angle or universal map */
+  isSingular(ctx: ConstraintContext): boolean {
+    const k = this.k, L = this.layout;
+    k.positions(ctx, this.fa, this.fb);
+    if (L.rotation === 'rpy') return rpyIsSingular(this.rpyAngles()[1]!, GIMBAL_SINGULAR_TOL);
+    if (L.rotation === 'angle') {
+      const w = k.qCD[0]!, v = k.qCD[1 + L.angleAxis]!;
+      return !(w * w + v * v > DEGENERATE_SQ);
+    }
+    if (L.rotation === 'universal') {
+      const R = this.relativeRotation();
+      return !(R[4]! * R[4]! + R[7]! * R[7]! > DEGENERATE_SQ && R[0]! * R[0]! + R[2]! * R[2]! > DEGENERATE_SQ);
+    }
+    return false;
+  }
+
+  /** R_CD = R_WCᵀ R_WD (after positions) */
+  private relativeRotation(): Float64Array {
+    return mulAtB3(this.Rcd, this.k.RC, this.k.RD);
+  }
+
+  /**
+   * (θ, φ, ψ) of R_CD: mat3ToRpy (src/math/rpy.ts) without its array allocation, branch for
+   * branch (the tests compare the two bit for bit).
+   */
+  private rpyAngles(): Float64Array {
+    const R = this.relativeRotation(), a = this.rpy;
+    const phi = Math.asin(Math.max(-1, Math.min(1, -R[6]!)));
+    if (rpyIsSingular(phi)) { a[0] = Math.atan2(-R[1]!, R[4]!); a[1] = phi; a[2] = 0; return a; }
+    a[0] = Math.atan2(R[3]!, R[0]!); a[1] = phi; a[2] = Math.atan2(R[7]!, R[8]!);
+    return a;
+  }
+}
