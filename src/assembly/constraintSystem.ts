@@ -112,11 +112,12 @@ export class ConstraintSystem {
 
   /**
    * Row targets c and diagonals R for a velocity-level step of size h (000 §0.11, 001 eq. 23,
-   * 004), written into `target` and, as −R, into Gm. `regularize` adds that much to R of every
+   * 004), written into `target` and, as −R, into Gm. `biasStep` is the time from the
+   * configuration G was evaluated at to the end of the step (h at q_k, h/2 at the midpoint). `regularize` adds that much to R of every
    * hard row (redundant constraints). `hardFree` (projection matrices) makes compliant rows inert:
    * zero G, R = 1.
    */
-  rows(Gm: BlockMatrix, h: number, st: Stabilization, regularize: number, level: 'velocity' | 'acceleration'): void {
+  rows(Gm: BlockMatrix, h: number, st: Stabilization, regularize: number, level: 'velocity' | 'acceleration', biasStep: number): void {
     const cons = this.model.constraints;
     const { g, Gu, kappa, R, target } = this;
     for (let ci = 0; ci < cons.length; ci++) {
@@ -144,9 +145,10 @@ export class ConstraintSystem {
           R[i] = regularize;
           target[i] = Gu[i]! - h * (kappa[i]! + (st.alpha ?? 40) * Gu[i]! + (st.beta ?? 400) * g[i]!);
         } else {
-          // hard row with post-step projection: G u⁺ = −h κ (G_{k+1} u⁺ ≈ (G_k + hĠ_k) u⁺ = 0)
+          // hard row with post-step projection: G u⁺ = −τ κ with τ the time from where G was
+          // evaluated to the end of the step (G_{k+1} u⁺ ≈ (G + τĠ) u⁺ = 0)
           R[i] = regularize;
-          target[i] = -h * kappa[i]!;
+          target[i] = -biasStep * kappa[i]!;
         }
         Gm.addEntry(this.slotCC[ci]!, r, r, -R[i]!);
       }

@@ -69,7 +69,8 @@ function linearlyImplicit(theta: number): Scheme {
     ws.fs.jacobians(q, u);
     // second order only: K −= ∂(M a)/∂q at a = M⁻¹ f (the mass variation)
     if (theta !== 1) { ws.massInverse(s.s2, s.s1); ws.addMassVariation(s.s2); }
-    ws.constraints(q, u, h, 'velocity');
+    if (theta === 1) ws.constraints(q, u, h, 'velocity');
+    else ws.constraintsAtMidpoint(q, u, h);
     ws.factor(theta * h, theta * theta * h * h);
     // rhs = [h (f + θ h K u); c − G u]
     ws.gather(s.s3, u);
@@ -102,7 +103,7 @@ export const bridsonMarino: Scheme = (ws, st, h, s) => {
   ws.mass(q);
   ws.gather(s.s1, ws.fs.forces(q, u));
   ws.fs.jacobians(q, u);
-  ws.constraints(q, u, h, 'velocity');
+  ws.constraintsAtMidpoint(q, u, h);
   ws.factor(0.5 * h, 0);
   // half-step velocity, constrained: (M − (h/2)D) Δu½ = (h/2) f_k
   const n = ws.model.nSolve;

@@ -35,6 +35,7 @@ export class Workspace {
   readonly Gm: BlockMatrix;             // G, Gᵀ and −R of the constraint rows
   private readonly rowDiag: Int32Array; // (m) index in the values of each constraint row's diagonal
   private readonly small: number[] = [];
+  private readonly qMid: Float64Array;  // (nq) midpoint configuration of the second-order schemes
   /** constraint names reported as redundant so far (warned once each) */
   readonly redundant = new Set<string>();
   /** regularization added to hard rows after a rank deficiency (0 while none was found) */
@@ -58,6 +59,7 @@ export class Workspace {
 
   constructor(readonly model: Model, opts: StepSolverOptions = {}) {
     this.cs = new ConstraintSystem(model);
+    this.qMid = new Float64Array(model.nq);
     this.fs = new ForceSystem(model, (p) => this.cs.register(p));
     this.M = new BlockMatrix(this.fs.layout);
     this.Gm = new BlockMatrix(this.fs.layout);
@@ -248,7 +250,24 @@ export class Workspace {
     if (this.model.nRows === 0) return;
     const ctx = this.fs.bind(q, u);
     this.cs.evaluate(ctx, this.Gm, level === 'acceleration', fc);
-    this.cs.rows(this.Gm, h, this.model.settings.stabilization, this.regularization, level);
+    this.cs.rows(this.Gm, h, this.model.settings.stabilization, this.regularization, level, h);
+  }
+
+  /**
+   * Stage 5 for the second-order schemes: the constraints evaluated at the predicted midpoint
+   * q ⊕ (h/2) u, so that the impulse acts along the step's mean constraint direction; the
+   * hard rows then ask G_mid u⁺ = −(h/2) κ (≈ G(q⁺) u⁺ = 0). With G at q_k the trapezoidal rule
+   * and Bridson-Marino drop to first order on curved constraints (the period of a 90° pendulum
+   * was 1% long at h = 1 ms).
+   */
+  constraintsAtMidpoint(q: Float64Array, u: Float64Array, h: number): void {
+    if (this.model.nRows === 0) return;
+    this.qMid.set(q);
+    this.advance(this.qMid, u, 0.5 * h);
+    const ctx = this.fs.bind(this.qMid, u);
+    this.cs.evaluate(ctx, this.Gm, false, null);
+    this.cs.rows(this.Gm, h, this.model.settings.stabilization, this.regularization, 'velocity', 0.5 * h);
+    this.fs.bind(q, u);
   }
 
   /** the constraint part of a KKT right-hand side: c − G u (velocity increments) or c (accelerations) */
