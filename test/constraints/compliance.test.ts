@@ -1,0 +1,67 @@
+/**
+ * Compliance (000 §0.11, 003): a compliant distance constraint with α = 1/k behaves like the
+ * equivalent spring of stiffness k (same small-oscillation frequency within 0.5%), with damping
+ * β giving the spring damping α⁻¹β; as α → 0 it becomes the hard constraint.
+ */
+import { describe, it, expect } from 'vitest';
+import { ModelBuilder } from '../../src/model/builder.js';
+import { Simulation } from '../../src/simulation.js';
+import { DistanceConstraint } from '../../src/constraints/distance.js';
+import type { IntegratorName } from '../../src/integrators/names.js';
+
+function oscillator(integrator: IntegratorName, h: number, alpha: number, beta = 0) {
+  const b = new ModelBuilder();
+  b.settings.gravity = [0, 0, 0];
+  b.addParticle({ name: 'p', mass: 0.5, position: [1.01, 0, 0] });
+  b.addConstraint(new DistanceConstraint('c', b.worldPoint([0, 0, 0]), b.point('p'), b.initialQ(), { length: 1, compliance: alpha, damping: beta }));
+  return new Simulation(b.build(), { integrator, step: h });
+}
+
+/** mean period from upward zero crossings of a signal */
+function period(sim: Simulation, signal: (s: Simulation) => number, steps: number): number {
+  const cr: number[] = [];
+  let prev = signal(sim), tp = sim.state.t;
+  sim.steps(steps, (s) => {
+    const v = signal(s), t = s.state.t;
+    if (prev < 0 && v >= 0) cr.push(tp + (t - tp) * (-prev / (v - prev)));
+    prev = v; tp = t;
+  });
+  return (cr[cr.length - 1]! - cr[0]!) / (cr.length - 1);
+}
+
+describe('compliant distance constraint', () => {
+  const k = 400, m = 0.5, Tex = 2 * Math.PI / Math.sqrt(k / m);
+  for (const integrator of ['implicit-euler', 'trapezoidal', 'rk4', 'bridson-marino', 'symplectic-euler'] as IntegratorName[]) {
+    it(`α = 1/k oscillates like a spring of stiffness k (${integrator})`, () => {
+      const sim = oscillator(integrator, 1e-4, 1 / k);
+      const T = period(sim, (s) => s.state.q[0]! - 1, 8000);
+      console.log(`compliant distance (${integrator}): period ${T.toFixed(6)} s, spring ${Tex.toFixed(6)} s, rel. error ${((T - Tex) / Tex).toExponential(2)}`);
+      expect(Math.abs(T - Tex) / Tex).toBeLessThan(0.005);
+    });
+  }
+
+  it('damping β decays the oscillation like a spring damper α⁻¹β', () => {
+    // d = β/α = 2 N·s/m: amplitude decays as exp(−d t / (2m))
+    const beta = 2 / k, sim = oscillator('rk4', 1e-4, 1 / k, beta);
+    sim.steps(10000);
+    // envelope after 1 s from the energy: E ∝ exp(−d t / m)
+    const x = sim.state.q[0]! - 1, v = sim.state.u[0]!;
+    const E = 0.5 * k * x * x + 0.5 * m * v * v, E0 = 0.5 * k * 0.01 * 0.01;
+    const expected = Math.exp((-2 / m) * 1);
+    console.log(`compliant damping: E(1 s)/E0 ${(E / E0).toFixed(5)}, expected ${expected.toFixed(5)}`);
+    expect(Math.abs(E / E0 - expected) / expected).toBeLessThan(0.02);
+  });
+
+  it('under load the stretch is α·m·g, so α → 0 is the hard constraint', () => {
+    for (const alpha of [1e-4, 1e-6, 1e-9, 1e-12]) {
+      const b = new ModelBuilder();
+      b.addParticle({ name: 'p', mass: 2, position: [0, 0, -1] });
+      b.addConstraint(new DistanceConstraint('c', b.worldPoint([0, 0, 0]), b.point('p'), b.initialQ(), { length: 1, compliance: alpha, damping: 0.02 }));
+      const sim = new Simulation(b.build(), { integrator: 'implicit-euler', step: 1e-3 });
+      sim.steps(2000);
+      const stretch = -sim.state.q[2]! - 1, expected = alpha * 2 * 9.81;
+      expect(Math.abs(stretch - expected)).toBeLessThan(1e-3 * expected + 1e-13);
+      expect(Math.abs(Math.abs(sim.ws.cs.lambda[0]!) - 2 * 9.81)).toBeLessThan(1e-6);
+    }
+  });
+});
