@@ -4,7 +4,8 @@
 import { ModelBuilder } from '../src/model/builder.js';
 import { AxialSpring } from '../src/forces/pathSpring.js';
 import { LinearMaterial } from '../src/forces/materials.js';
-import type { Model } from '../src/model/model.js';
+import type { Model, RigidBody } from '../src/model/model.js';
+import { Joint } from '../src/constraints/joint.js';
 import type { IntegratorName } from '../src/integrators/names.js';
 
 export interface ClothOptions {
@@ -61,5 +62,25 @@ export function chainModel(n: number, o: { stiffness?: number; damping?: number;
   const mat = new LinearMaterial(o.stiffness ?? 200, o.damping ?? 0.05);
   b.addForce(new AxialSpring('s0', b.worldPoint([0, 0, 0]), b.point('p0'), mat, L));
   for (let i = 1; i < n; i++) b.addForce(new AxialSpring(`s${i}`, b.point(`p${i - 1}`), b.point(`p${i}`), mat, L));
+  return b.build();
+}
+
+/**
+ * The chain100 bench scene (issue 3): n boxes 0.1 × 0.02 × 0.02 m of 0.1 kg, joined end to end
+ * by ball joints, the first pinned to the world at the origin; released horizontal along x under
+ * gravity 9.81 along −z; h = 1/240.
+ */
+export function chainOfBodies(n: number, o: { integrator?: IntegratorName; step?: number; joint?: 'ball' | 'hinge' } = {}): Model {
+  const b = new ModelBuilder();
+  b.settings.integrator = o.integrator ?? 'implicit-euler';
+  b.settings.step = o.step ?? 1 / 240;
+  const len = 0.1, w = 0.02, m = 0.1;
+  const I = [(m / 12) * (w * w + w * w), (m / 12) * (len * len + w * w), (m / 12) * (len * len + w * w)] as const;
+  for (let i = 0; i < n; i++) b.addBody({ name: `link${i}`, mass: m, inertia: [I[0], I[1], I[2], 0, 0, 0], position: [(i + 0.5) * len, 0, 0] });
+  const q0 = b.initialQ();
+  const body = (i: number) => b.componentAt(b.componentIndex(`link${i}`)!) as RigidBody;
+  const spec = { type: o.joint ?? 'ball' } as const;
+  b.addConstraint(Joint.atWorldFrame('pin', null, body(0), q0, [0, 0, 0], [1, 0, 0, 0], spec));
+  for (let i = 1; i < n; i++) b.addConstraint(Joint.atWorldFrame(`j${i}`, body(i - 1), body(i), q0, [i * len, 0, 0], [1, 0, 0, 0], spec));
   return b.build();
 }

@@ -2,8 +2,9 @@
  * Stage 9, stabilize: the post-step projection onto the constraint manifold (000 §0.5-0.6).
  *
  * Positions: the mass-weighted correction δq = −M⁻¹Gᵀ(GM⁻¹Gᵀ)⁻¹ g, solved as the KKT system
- * [[M, Gᵀ], [G, −R]] [δq; μ] = [0; −g] at the new configuration and iterated (chord Newton,
- * the factorization kept) until max |g| ≤ 1e-12 over the hard rows. Velocities: the same matrix
+ * [[M, Gᵀ], [G, −R]] [δq; μ] = [0; −g] at the new configuration and iterated until
+ * max |g| ≤ 1e-12 over the hard rows: chord iterations on one factorization while each reduces
+ * the violation a hundredfold, Newton (G re-evaluated and refactored) when one does not. Velocities: the same matrix
  * with [0; −G u] removes the velocity component that violates ġ = 0, i.e. u ← P_v u.
  * Compliant rows are left alone (they are springs). Used when the model's stabilization method
  * is 'projection' (the default).
@@ -12,8 +13,8 @@ import type { Workspace } from './workspace.js';
 
 /** target violation of the hard rows after projection (m or rad) */
 export const PROJECTION_TOL = 1e-12;
-/** chord-Newton iterations at most */
-export const PROJECTION_MAX_ITER = 5;
+/** projection iterations at most */
+export const PROJECTION_MAX_ITER = 12;
 
 export class Projection {
   private readonly rhs: Float64Array;   // (nKkt)
@@ -32,19 +33,19 @@ export class Projection {
     if (m === 0 || !cs.hasHardRows || model.settings.stabilization.method !== 'projection') return;
     const { rhs, x } = this;
     // the projection matrix at the new configuration
-    const ctx = ws.fs.bind(q, u);
-    ws.mass(q);
-    cs.evaluate(ctx, ws.Gm, true, null);
-    cs.projectionRows(ws.Gm, ws.regularization);
-    ws.factor(0, 0, false);
-    // positions: chord Newton on g(q) = 0
-    let it = 0;
-    for (; it < PROJECTION_MAX_ITER && cs.maxHardViolation() > PROJECTION_TOL; it++) {
+    this.factor(q, u);
+    // positions: chord or Newton iterations on g(q) = 0
+    let it = 0, e = cs.maxHardViolation();
+    for (; it < PROJECTION_MAX_ITER && e > PROJECTION_TOL; it++) {
       rhs.fill(0);
       for (let i = 0; i < m; i++) rhs[n + i] = cs.hard[i] ? -cs.g[i]! : 0;
       ws.solveWith(rhs, x);
       ws.displace(q, x);
       cs.violation(ws.fs.bind(q, u));
+      const e1 = cs.maxHardViolation();
+      // slow contraction: refactor at the new configuration (Newton)
+      if (e1 > 1e-2 * e && e1 > PROJECTION_TOL) this.factor(q, u);
+      e = e1;
     }
     this.iterations = it;
     // velocities: ġ = G u = 0 on the hard rows
@@ -52,5 +53,14 @@ export class Projection {
     for (let i = 0; i < m; i++) rhs[n + i] = cs.hard[i] ? -cs.Gu[i]! : 0;
     ws.solveWith(rhs, x);
     ws.scatterAdd(u, x, 1);
+  }
+
+  /** assembles and factors [[M, Gᵀ], [G, −R]] at (q, u) (G u too, for the velocity projection) */
+  private factor(q: Float64Array, u: Float64Array): void {
+    const ws = this.ws, ctx = ws.fs.bind(q, u);
+    ws.mass(q);
+    ws.cs.evaluate(ctx, ws.Gm, true, null);
+    ws.cs.projectionRows(ws.Gm, ws.regularization);
+    ws.factor(0, 0, false);
   }
 }

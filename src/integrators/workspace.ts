@@ -35,6 +35,7 @@ export class Workspace {
   readonly Gm: BlockMatrix;             // G, Gᵀ and −R of the constraint rows
   private readonly rowDiag: Int32Array; // (m) index in the values of each constraint row's diagonal
   private readonly small: number[] = [];
+  private readonly pivotScratch: Float64Array;
   private readonly qMid: Float64Array;  // (nq) midpoint configuration of the second-order schemes
   /** constraint names reported as redundant so far (warned once each) */
   readonly redundant = new Set<string>();
@@ -60,6 +61,7 @@ export class Workspace {
   constructor(readonly model: Model, opts: StepSolverOptions = {}) {
     this.cs = new ConstraintSystem(model);
     this.qMid = new Float64Array(model.nq);
+    this.pivotScratch = new Float64Array(model.nRows);
     this.fs = new ForceSystem(model, (p) => this.cs.register(p));
     this.M = new BlockMatrix(this.fs.layout);
     this.Gm = new BlockMatrix(this.fs.layout);
@@ -169,7 +171,7 @@ export class Workspace {
 
   /**
    * Factors A (already assembled). With constraint rows, a zero or near-zero pivot of a hard row
-   * means redundant constraints: the hard rows get a tiny regularization R (1e-10 of the largest
+   * means redundant constraints: the hard rows get a tiny regularization R (1e-10 of the median
    * constraint pivot), the matrix is refactored, and the constraints concerned are recorded in
    * `redundant` (the simulation warns once per name).
    */
@@ -178,14 +180,14 @@ export class Workspace {
     let msg = this.solver.factor(this.fs.layout, A, n);
     if (m > 0 && this.cs.hasHardRows) {
       const failed = this.solver.failedAt >= n;
-      const big = this.solver.smallPivots(n, 1e-11, this.small);
+      const typical = this.solver.smallPivots(n, 1e-9, this.small, this.pivotScratch);
       if (failed || this.small.length > 0) {
         // name the constraints, then regularize the hard rows and refactor
         for (const i of failed ? [this.solver.failedAt] : this.small) {
           const c = this.model.constraints[this.cs.rowOwner(i - n).constraint]!;
           this.redundant.add(c.name);
         }
-        const reg = 1e-10 * (big > 0 ? big : 1);
+        const reg = 1e-10 * (typical > 0 ? typical : 1);
         this.regularization = reg;
         for (let i = 0; i < m; i++) if (this.cs.hard[i]) A[this.rowDiag[i]!] = A[this.rowDiag[i]!]! - reg;
         msg = this.solver.factor(this.fs.layout, A, n);
@@ -250,7 +252,9 @@ export class Workspace {
     if (this.model.nRows === 0) return;
     const ctx = this.fs.bind(q, u);
     this.cs.evaluate(ctx, this.Gm, level === 'acceleration', fc);
-    this.cs.rows(this.Gm, h, this.model.settings.stabilization, this.regularization, level, h);
+    // first-order velocity steps take G u⁺ = 0 (no derivative term): measured on the falling
+    // 100-link chain, the extrapolation −hκ from q_k fed energy into the whip until it diverged
+    this.cs.rows(this.Gm, h, this.model.settings.stabilization, this.regularization, level, level === 'velocity' ? 0 : h);
   }
 
   /**

@@ -86,20 +86,25 @@ export class StepSolver {
   }
 
   /**
-   * Original indices ≥ `from` whose pivot magnitude is at most tol × the largest such pivot, and
-   * the largest magnitude: near-zero pivots of constraint rows mean redundant constraints.
+   * Original indices ≥ `from` (constraint rows) whose pivot magnitude is at most tol × the median
+   * magnitude of such pivots, written to `out`; returns that median. Near-zero pivots of
+   * constraint rows, against the typical one, mean redundant constraints. `scratch` holds the
+   * magnitudes (length ≥ n − from).
    */
-  smallPivots(from: number, tol: number, out: number[]): number {
+  smallPivots(from: number, tol: number, out: number[], scratch: Float64Array): number {
     out.length = 0;
     const num = this.numeric, sym = this.symbolic;
     if (!num || !sym) return 0;
-    let big = 0;
-    for (let k = 0; k < sym.n; k++) if (sym.perm[k]! >= from && Number.isFinite(num.D[k]!)) big = Math.max(big, Math.abs(num.D[k]!));
+    let c = 0;
+    for (let k = 0; k < sym.n; k++) if (sym.perm[k]! >= from) scratch[c++] = Number.isFinite(num.D[k]!) ? Math.abs(num.D[k]!) : 0;
+    if (c === 0) return 0;
+    const mags = scratch.subarray(0, c).sort();
+    const median = mags[c >> 1]!;
     for (let k = 0; k < sym.n; k++) {
       const i = sym.perm[k]!;
-      if (i >= from && !(Math.abs(num.D[k]!) > tol * big)) out.push(i);
+      if (i >= from && !(Math.abs(num.D[k]!) > tol * median)) out.push(i);
     }
-    return big;
+    return median;
   }
 
   /** the symbolic analysis in use (for benchmarks and tests) */
