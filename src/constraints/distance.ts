@@ -67,6 +67,16 @@ export class DistanceConstraint implements BilateralConstraint {
   private readonly n = new Float64Array(3);
   private len = 0;
 
+  /** true when the first point is a world point (components[0] is then the second point's) */
+  get sideAIsWorld(): boolean { return this.pts[0]!.kind === POINT_WORLD; }
+
+  /** world position of the first point (where reaction torques are reported) */
+  anchor(ctx: ConstraintContext, out: Float64Array): Float64Array {
+    this.positions(ctx);
+    out[0] = this.x[0]![0]!; out[1] = this.x[0]![1]!; out[2] = this.x[0]![2]!;
+    return out;
+  }
+
   /** p1, p2: the points (at most one in the world); q0: the positions L and the initial n are taken at */
   constructor(readonly name: string, p1: PointRef, p2: PointRef, q0: Float64Array, spec: DistanceSpec = {}) {
     // validation: two different components (or one and the world), valid parameters

@@ -229,6 +229,9 @@ export class Joint implements BilateralConstraint {
     if (L.universal) out[row] = k.universalBias();
   }
 
+  /** true when side A is the world (components[0] is then body B) */
+  get sideAIsWorld(): boolean { return this.bodyA === null; }
+
   /** world position of frame C (where reaction wrenches are reported) */
   anchor(ctx: ConstraintContext, out: Float64Array): Float64Array {
     this.k.positions(ctx, this.fa, this.fb);

@@ -66,7 +66,8 @@ export function rpyToMat3(out: Mat3, theta: number, phi: number, psi: number): M
 
 /** roll-pitch-yaw angles [θ, φ, ψ] of a rotation matrix (φ ∈ [−π/2, π/2]); at the singularity ψ = 0 */
 export function mat3ToRpy(R: Mat3): [number, number, number] {
-  const phi = Math.asin(Math.max(-1, Math.min(1, -R[6]!)));
+  // atan2 keeps cos φ = hypot(R₀₀, R₁₀) resolvable near ±π/2, where asin(−R₂₀) cannot
+  const phi = Math.atan2(-R[6]!, Math.hypot(R[0]!, R[3]!));
   if (rpyIsSingular(phi)) return [Math.atan2(-R[1]!, R[4]!), phi, 0];
   return [Math.atan2(R[3]!, R[0]!), phi, Math.atan2(R[7]!, R[8]!)];
 }

@@ -1,0 +1,57 @@
+/**
+ * Constraint forces in physical units (stage 10, report). The multipliers λ of the last step
+ * (N or N·m per row; the force on the components is +Gᵀλ, ERRATA A.1) are turned into the
+ * wrench a constraint applies to its side A: the force in world axes (N) and the torque about
+ * the constraint's anchor (the joint frame's origin, or the first point of a distance
+ * constraint) in world axes (N·m). When side A is the world, the wrench on A is minus the
+ * wrench on B about the same point (action and reaction). G is evaluated at the end-of-step
+ * configuration.
+ */
+import type { Model } from '../model/model.js';
+import type { BilateralConstraint, ConstraintContext } from './constraint.js';
+
+/** constraints that can report where they act and whether their side A is the world */
+export interface Anchored {
+  /** world position of the point torques are reported about */
+  anchor(ctx: ConstraintContext, out: Float64Array): Float64Array;
+  /** true when side A is the world, so components[0] is side B */
+  readonly sideAIsWorld: boolean;
+}
+
+export function isAnchored(c: BilateralConstraint): c is BilateralConstraint & Anchored {
+  return typeof (c as Partial<Anchored>).anchor === 'function' && typeof (c as Partial<Anchored>).sideAIsWorld === 'boolean';
+}
+
+/** scratch for `constraintWrench` (one per caller) */
+export class WrenchScratch { readonly w = new Float64Array(6); readonly p = new Float64Array(3); }
+
+/**
+ * out = (f_A, τ_A about the anchor), world axes, of constraint ci from the multipliers
+ * `lambda` (m, all rows) at the state in ctx.
+ */
+export function constraintWrench(model: Model, ctx: ConstraintContext, lambda: Float64Array, ci: number, out: Float64Array, s: WrenchScratch): Float64Array {
+  const c = model.constraints[ci]!, r0 = model.rowStart[ci]!, blocks = c.jacobian(ctx);
+  const comp = model.components[c.components[0]!]!, G = blocks[0]!, cols = comp.kind === 'particle' ? 3 : 6;
+  // generalized force on the first component: Gᵀλ (force at its origin, torque about its origin)
+  const w = s.w;
+  w.fill(0);
+  for (let j = 0; j < cols; j++) {
+    let acc = 0;
+    for (let r = 0; r < c.rows; r++) acc += G[r * cols + j]! * lambda[r0 + r]!;
+    w[j] = acc;
+  }
+  // move the torque to the anchor: τ_P = τ_O − (p − x_O) × f
+  const anchored = isAnchored(c);
+  const p = anchored ? c.anchor(ctx, s.p) : s.p.fill(0);
+  if (comp.kind === 'body' || anchored) {
+    const ox = ctx.q[comp.qOffset]!, oy = ctx.q[comp.qOffset + 1]!, oz = ctx.q[comp.qOffset + 2]!;
+    const rx = anchored ? p[0]! - ox : 0, ry = anchored ? p[1]! - oy : 0, rz = anchored ? p[2]! - oz : 0;
+    w[3] = w[3]! - (ry * w[2]! - rz * w[1]!);
+    w[4] = w[4]! - (rz * w[0]! - rx * w[2]!);
+    w[5] = w[5]! - (rx * w[1]! - ry * w[0]!);
+  }
+  // side A is the world: its wrench is the reaction
+  const sgn = anchored && c.sideAIsWorld ? -1 : 1;
+  for (let k = 0; k < 6; k++) out[k] = sgn * w[k]!;
+  return out;
+}
