@@ -12,6 +12,7 @@ import { Rk4Scratch, rk4 } from './integrators/rk4.js';
 import { Projection } from './integrators/stabilize.js';
 import type { IntegratorName } from './integrators/names.js';
 import type { StepSolverOptions } from './solvers/stepSolver.js';
+import type { BilateralConstraint, ConstraintContext } from './constraints/constraint.js';
 
 export interface SimulationOptions {
   /** overrides the model's integrator */
@@ -21,6 +22,9 @@ export interface SimulationOptions {
   /** linear-solver options (ordering, refinement) */
   solver?: StepSolverOptions;
 }
+
+/** |cos φ| below which a gimbal joint is reported as at its roll-pitch-yaw singularity (000 §0.4) */
+export const GIMBAL_WARN_COS = 1e-2;
 
 export interface Energy { kinetic: number; potential: number; total: number }
 
@@ -44,6 +48,8 @@ export class Simulation {
     this.ws = new Workspace(model, opts.solver);
     this.scheme = this.makeScheme(this.integrator);
     this.projection = new Projection(this.ws);
+    this.singularCheck = model.constraints.filter((c): c is BilateralConstraint & { isSingular(ctx: ConstraintContext, tol?: number): boolean } =>
+      typeof (c as { isSingular?: unknown }).isSingular === 'function');
     this.q0 = new Float64Array(model.nq);
     this.u0 = new Float64Array(model.nu);
   }
@@ -84,6 +90,7 @@ export class Simulation {
     st.t += h;
     st.step++;
     if (this.ws.redundant.size > this.reportedRedundant) this.reportRedundant();
+    if (this.singularCheck.length > 0) this.checkSingular();
     try {
       this.checkFinite();
     } catch (e) {
@@ -102,6 +109,19 @@ export class Simulation {
   }
 
   private reportedRedundant = 0;
+  /** constraints with coordinate singularities (gimbal, hinge angle, universal), not yet reported */
+  private singularCheck: (BilateralConstraint & { isSingular(ctx: ConstraintContext, tol?: number): boolean })[] = [];
+
+  /** one warning per joint that reaches a coordinate singularity (000 §0.4: cos φ = 0 for the gimbal) */
+  private checkSingular(): void {
+    const ctx = this.ws.fs.bind(this.state.q, this.state.u);
+    for (let i = 0; i < this.singularCheck.length; i++) {
+      const c = this.singularCheck[i]!;
+      if (!c.isSingular(ctx, GIMBAL_WARN_COS)) continue;
+      this.warnings.push(`step ${this.state.step}: joint "${c.name}" is at a coordinate singularity (gimbal: |cos φ| < ${GIMBAL_WARN_COS}): its angles and rates are not separately defined there; the constraint itself is unaffected`);
+      this.singularCheck.splice(i--, 1);
+    }
+  }
 
   /** one warning per newly found redundant constraint set */
   private reportRedundant(): void {

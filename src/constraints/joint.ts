@@ -294,11 +294,14 @@ export class Joint implements BilateralConstraint {
     }
   }
 
-  /** true where the coordinate rates are not defined: the gimbal at cos φ ≈ 0, a degenerate angle or universal map */
-  isSingular(ctx: ConstraintContext): boolean {
+  /**
+   * true where the coordinate rates are not defined: the gimbal at |cos φ| < tol (the simulation
+   * warns with tol = 1e-2, where the rates are amplified a hundredfold), a degenerate angle or universal map
+   */
+  isSingular(ctx: ConstraintContext, tol = GIMBAL_SINGULAR_TOL): boolean {
     const k = this.k, L = this.layout;
     k.positions(ctx, this.fa, this.fb);
-    if (L.rotation === 'rpy') return rpyIsSingular(this.rpyAngles()[1]!, GIMBAL_SINGULAR_TOL);
+    if (L.rotation === 'rpy') return rpyIsSingular(this.rpyAngles()[1]!, tol);
     if (L.rotation === 'angle') {
       const w = k.qCD[0]!, v = k.qCD[1 + L.angleAxis]!;
       return !(w * w + v * v > DEGENERATE_SQ);
