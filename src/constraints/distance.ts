@@ -67,6 +67,9 @@ export class DistanceConstraint implements BilateralConstraint {
   private readonly n = new Float64Array(3);
   private len = 0;
 
+  /** the two points (first, second) */
+  get points(): readonly PointRef[] { return this.pts; }
+
   /** true when the first point is a world point (components[0] is then the second point's) */
   get sideAIsWorld(): boolean { return this.pts[0]!.kind === POINT_WORLD; }
 

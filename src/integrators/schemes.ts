@@ -67,6 +67,7 @@ function linearlyImplicit(theta: number): Scheme {
     ws.mass(q);
     ws.gather(s.s1, ws.fs.forces(q, u));
     ws.fs.jacobians(q, u);
+    ws.addGeometricStiffness(q, u);
     // second order only: K −= ∂(M a)/∂q at a = M⁻¹ f (the mass variation)
     if (theta !== 1) { ws.massInverse(s.s2, s.s1); ws.addMassVariation(s.s2); }
     if (theta === 1) ws.constraints(q, u, h, 'velocity');

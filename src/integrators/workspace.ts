@@ -14,6 +14,17 @@
 import type { Model } from '../model/model.js';
 import { ForceSystem } from '../assembly/forceSystem.js';
 import { ConstraintSystem } from '../assembly/constraintSystem.js';
+import { DistanceConstraint } from '../constraints/distance.js';
+import { PathSpring } from '../forces/pathSpring.js';
+import type { AxialMaterial } from '../forces/materials.js';
+
+/** a constant tension F (N) with no stiffness of its own: the geometric stiffness of a distance constraint */
+class Tension implements AxialMaterial {
+  readonly kind = 'constraint tension';
+  F = 0;
+  evaluate(out: Float64Array): void { out[0] = this.F; out[1] = 0; out[2] = 0; }
+  energy(): number { return 0; }
+}
 import { BlockMatrix } from '../assembly/blockSparse.js';
 import { StepSolver, type StepSolverOptions, type SolveReport } from '../solvers/stepSolver.js';
 import { quatIntegrateWorld } from '../math/quat.js';
@@ -39,6 +50,8 @@ export class Workspace {
   private readonly qMid: Float64Array;  // (nq) midpoint configuration of the second-order schemes
   /** constraint names reported as redundant so far (warned once each) */
   readonly redundant = new Set<string>();
+  /** per distance constraint with geometric stiffness on: its row, tension material and spring */
+  private readonly geometric: { row: number; tension: Tension; spring: PathSpring }[];
   /** regularization added to hard rows after a rank deficiency (0 while none was found) */
   regularization = 0;
   private readonly M6 = new Float64Array(36);
@@ -60,9 +73,14 @@ export class Workspace {
 
   constructor(readonly model: Model, opts: StepSolverOptions = {}) {
     this.cs = new ConstraintSystem(model);
+    this.geometric = !model.settings.geometricStiffness ? [] : model.constraints.flatMap((c, ci) => {
+      if (!(c instanceof DistanceConstraint)) return [];
+      const tension = new Tension(), [p1, p2] = c.points as [typeof c.points[0], typeof c.points[0]];
+      return [{ row: model.rowStart[ci]!, tension, spring: new PathSpring(`${c.name} (geometric stiffness)`, [p1, p2], tension, c.length) }];
+    });
     this.qMid = new Float64Array(model.nq);
     this.pivotScratch = new Float64Array(model.nRows);
-    this.fs = new ForceSystem(model, (p) => this.cs.register(p));
+    this.fs = new ForceSystem(model, (p) => { this.cs.register(p); for (const g of this.geometric) g.spring.setup(p); });
     this.M = new BlockMatrix(this.fs.layout);
     this.Gm = new BlockMatrix(this.fs.layout);
     this.A = new Float64Array(this.fs.layout.nnz);
@@ -242,6 +260,21 @@ export class Workspace {
       }
     }
     throw new NonFiniteError('step matrix', 'the linear solve produced a non-finite result');
+  }
+
+  /**
+   * With `geometricStiffness` on: K += ∂(Gᵀλ)/∂q of every distance constraint at the previous
+   * step's λ (seed 003). The constraint force on its second point is λ n, the force of an axial
+   * spring of tension F = −λ, so the term is that spring's exact Jacobian with F_l = F_l̇ = 0.
+   */
+  addGeometricStiffness(q: Float64Array, u: Float64Array): void {
+    if (this.geometric.length === 0) return;
+    const ctx = this.fs.bind(q, u);
+    for (let i = 0; i < this.geometric.length; i++) {
+      const g = this.geometric[i]!;
+      g.tension.F = -this.cs.lambda[g.row]!;
+      g.spring.addJacobians(ctx, this.fs.K, this.fs.D);
+    }
   }
 
   /**

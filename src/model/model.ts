@@ -72,6 +72,11 @@ export interface Stabilization {
 export interface ModelSettings {
   /** constraint stabilization (default { method: 'projection' }) */
   stabilization: Stabilization;
+  /**
+   * add the geometric stiffness of distance constraints, ∂(Gᵀλ)/∂q at the previous step's λ, to
+   * the implicit integrators' K (seed 003; default false)
+   */
+  geometricStiffness: boolean;
   /** gravitational acceleration, m/s² (default [0, 0, −9.81]) */
   gravity: Vec3Tuple;
   /** integrator (default 'implicit-euler') */
@@ -83,6 +88,7 @@ export interface ModelSettings {
 export const DEFAULT_SETTINGS: Readonly<ModelSettings> = Object.freeze({
   gravity: Object.freeze([0, 0, -9.81]) as unknown as Vec3Tuple, integrator: 'implicit-euler', step: 0.01,
   stabilization: Object.freeze({ method: 'projection' }) as Stabilization,
+  geometricStiffness: false,
 });
 
 export class Model {

@@ -44,7 +44,7 @@ const forcesOf = <T>(m: Model, cls: abstract new (...args: never[]) => T): T[] =
 describe('valid models', () => {
   it('applies the defaults and counts degrees of freedom', () => {
     const m = load({ particles: [particle('a'), particle('anchor', [0, 0, 1], { dynamic: false })], bodies: [body('b')] });
-    expect(m.settings).toEqual({ gravity: [0, 0, -9.81], integrator: 'implicit-euler', step: 0.01, stabilization: { method: 'projection' } });
+    expect(m.settings).toEqual({ gravity: [0, 0, -9.81], integrator: 'implicit-euler', step: 0.01, stabilization: { method: 'projection' }, geometricStiffness: false });
     expect(m.components.map((c) => c.name)).toEqual(['a', 'anchor', 'b']);
     expect(m.dof).toBe(3 + 6);
     expect(Array.from(m.initialQ.slice(6, 13))).toEqual([0, 0, 0, 1, 0, 0, 0]);
@@ -58,7 +58,7 @@ describe('valid models', () => {
       bodies: [body('b', { position: [1, 0, 0], orientation: [2, 0, 0, 0], velocity: [0, 1, 0], angularVelocity: [0, 0, 3], com: [0.1, 0, 0] })],
     }));
     const m = loaded.model;
-    expect(m.settings).toEqual({ gravity: [0, -1, 0], integrator: 'rk4', step: 0.002, stabilization: { method: 'projection' } });
+    expect(m.settings).toEqual({ gravity: [0, -1, 0], integrator: 'rk4', step: 0.002, stabilization: { method: 'projection' }, geometricStiffness: false });
     expect(loaded.duration).toBe(3);
     expect(Array.from(m.initialQ)).toEqual([1, 2, 3, 1, 0, 0, 1, 0, 0, 0]);  // orientation normalised
     expect(Array.from(m.initialU)).toEqual([4, 5, 6, 0, 1, 0, 0, 0, 3]);
