@@ -39,7 +39,8 @@ export class Projection {
     for (; it < PROJECTION_MAX_ITER && e > PROJECTION_TOL; it++) {
       rhs.fill(0);
       for (let i = 0; i < m; i++) rhs[n + i] = cs.hard[i] ? -cs.g[i]! : 0;
-      ws.solveWith(rhs, x);
+      // the iteration itself corrects what a loose solve leaves
+      ws.solveWith(rhs, x, 1e-12);
       ws.displace(q, x);
       cs.violation(ws.fs.bind(q, u));
       const e1 = cs.maxHardViolation();

@@ -225,8 +225,8 @@ export class Workspace {
    * step matrix throws a `NonFiniteError` naming the first component concerned, so a blow-up is
    * never swallowed by the solver.
    */
-  solveWith(rhs: Float64Array, x: Float64Array): SolveReport {
-    const rep = this.solver.solve(rhs, x);
+  solveWith(rhs: Float64Array, x: Float64Array, tol?: number): SolveReport {
+    const rep = this.solver.solve(rhs, x, tol);
     if (!Number.isFinite(rep.residual)) this.reportNonFinite(rhs);
     if (rep.residual > this.maxResidual) this.maxResidual = rep.residual;
     if (!rep.converged) this.unconverged++;

@@ -9,8 +9,9 @@
  * factorization; with M = (A + Aᵀ)/2, the factored symmetric part of a
  * non-symmetric A, it is the stationary iteration x ← x + M⁻¹(b − A x), which
  * converges linearly when the spectral radius of I − M⁻¹A is below 1 (a small
- * skew part). The loop stops at the tolerance, at maxIter, or as soon as the
- * residual stops decreasing (the last, non-improving correction is undone).
+ * skew part). The loop stops at the tolerance, at maxIter, as soon as the
+ * residual stops decreasing (the last, non-improving correction is undone), or after a
+ * correction that gains less than a factor 4 (the rounding level is reached).
  */
 
 export interface RefineOptions {
@@ -67,8 +68,11 @@ export function refineSolve(
       res = residual(apply, b, x, r, n) / scale;
       break;
     }
+    // a correction that gains less than a factor 4 means rounding level: stop after it
+    const slow = next > 0.25 * res;
     res = next;
     it++;
+    if (slow) break;
   }
   const result = out ?? { iterations: 0, residual: 0, converged: false };
   result.iterations = it;
