@@ -12,7 +12,8 @@ import { modelJsonSchema } from '../src/io/jsonSchema.js';
 import { Simulation, type Energy } from '../src/simulation.js';
 import { ModelError, DivergenceError } from '../src/model/errors.js';
 import { INTEGRATORS, type IntegratorName } from '../src/integrators/names.js';
-import type { Model } from '../src/model/model.js';
+import type { Model, Stabilization } from '../src/model/model.js';
+import { ConstraintColumns, parseOutputs, largestViolation, type OutputGroup } from './constraintColumns.js';
 
 export interface CliIo {
   /** writes to standard output */
@@ -64,7 +65,7 @@ function outputFile(s: string): string {
   return s;
 }
 
-interface RunOptions { duration?: number; step?: number; integrator?: IntegratorName; out?: string; every: number }
+interface RunOptions { duration?: number; step?: number; integrator?: IntegratorName; out?: string; every: number; outputs?: OutputGroup[] }
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let code = 0;
@@ -82,6 +83,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .addOption(new Option('--integrator <name>', "integrator (default: the model's)").choices(INTEGRATORS))
     .addOption(new Option('--out <file>', 'write the trajectory to a .csv or .jsonl file').argParser(outputFile))
     .addOption(new Option('--every <k>', 'write every k-th step').argParser(positiveInteger).default(1))
+    .addOption(new Option('--outputs <list>', 'extra trajectory columns with --out: a comma list of joints, forces, or all').argParser(parseOutputs))
     .action(async (model: string | undefined, opts: RunOptions) => { code = await run(io, model, opts); });
 
   program.command('validate')
@@ -89,7 +91,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .argument('<model>', 'model file (JSON)')
     .action(async (file: string) => {
       const { model } = await load(io, file);
-      io.stdout(`ok: ${model.components.length} components, ${model.dof} DOF\n`);
+      io.stdout(`ok: ${model.components.length} components, ${model.dof} DOF, ${model.nRows} constraint rows\n`);
     });
 
   program.command('info')
@@ -168,16 +170,20 @@ class Recorder {
   readonly rows: string[] = [];
   private readonly slots: number[] = [];   // offsets into State.q, column by column after t
 
-  constructor(model: Model, private readonly jsonl: boolean) {
+  /** `extra`: the --outputs columns, after the positions */
+  constructor(model: Model, private readonly jsonl: boolean, private readonly extra: ConstraintColumns | null) {
     for (const p of model.particles) for (const [k, s] of ['x', 'y', 'z'].entries()) { this.columns.push(`${p.name}.${s}`); this.slots.push(p.qOffset + k); }
     for (const b of model.bodies) {
       for (const [k, s] of ['x', 'y', 'z', 'qw', 'qx', 'qy', 'qz'].entries()) { this.columns.push(`${b.name}.${s}`); this.slots.push(b.qOffset + k); }
     }
+    if (extra) this.columns.push(...extra.columns);
   }
 
-  record(t: number, q: Float64Array): void {
+  /** a row at the simulation's state; `started`: a step has run */
+  record(sim: Simulation, started: boolean): void {
+    const t = sim.state.t, q = sim.state.q;
     // t rounded to 12 digits, so 0.1 + 0.2 prints as 0.3
-    const values = [Number(t.toPrecision(12)), ...this.slots.map((o) => q[o]!)];
+    const values = [Number(t.toPrecision(12)), ...this.slots.map((o) => q[o]!), ...(this.extra ? this.extra.values(sim, started) : [])];
     if (this.jsonl) this.rows.push(JSON.stringify(Object.fromEntries(values.map((v, i) => [this.columns[i]!, v]))));
     else this.rows.push(values.join(','));
   }
@@ -190,24 +196,26 @@ class Recorder {
 
 async function run(io: CliIo, file: string | undefined, opts: RunOptions): Promise<number> {
   const now = io.now ?? (() => performance.now());
+  if (opts.outputs && !opts.out) throw new CliError(2, '--outputs adds trajectory columns: it needs --out');
   const { loaded, label } = file ? { loaded: await load(io, file), label: file } : await loadDemo(io);
   const { model } = loaded;
   const duration = opts.duration ?? loaded.duration ?? DEFAULT_DURATION;
   const sim = new Simulation(model, { integrator: opts.integrator, step: opts.step });
   const h = sim.h;
   const n = Math.max(1, Math.ceil(duration / h - 1e-9));
-  const recorder = opts.out ? new Recorder(model, /\.jsonl$/i.test(opts.out)) : null;
+  const extra = opts.outputs ? new ConstraintColumns(model, opts.outputs) : null;
+  const recorder = opts.out ? new Recorder(model, /\.jsonl$/i.test(opts.out), extra) : null;
   const every = opts.every;
 
   const e0 = sim.energy();
-  recorder?.record(0, sim.state.q);
+  recorder?.record(sim, false);
   const start = now();
   let bar: SingleBar | null = null;
   let decided = false, lastTick = start, warm = start;
   try {
     for (let i = 1; i <= n; i++) {
       sim.step();
-      if (recorder && i % every === 0) recorder.record(sim.state.t, sim.state.q);
+      if (recorder && i % every === 0) recorder.record(sim, true);
       const t = now();
       if (i === WARMUP_STEPS) warm = t;
       // after the first steps: draw a progress bar if the run looks longer than the threshold
@@ -244,15 +252,17 @@ async function run(io: CliIo, file: string | undefined, opts: RunOptions): Promi
   bar?.stop();
   const wall = now() - start;
   if (recorder && opts.out) await write(io, opts.out, recorder.text());
-  io.stdout(summary({ label, model, sim, steps: n, wall, e0, e1: sim.energy(), out: opts.out, rows: recorder?.rows.length ?? 0 }));
+  io.stdout(summary({ label, model, sim, steps: n, wall, e0, e1: sim.energy(), out: opts.out, rows: recorder?.rows.length ?? 0, warnings: extra?.warnings ?? [] }));
   return 0;
 }
 
-function summary(s: { label: string; model: Model; sim: Simulation; steps: number; wall: number; e0: Energy; e1: Energy; out?: string; rows: number }): string {
+function summary(s: { label: string; model: Model; sim: Simulation; steps: number; wall: number; e0: Energy; e1: Energy; out?: string; rows: number; warnings: string[] }): string {
   const { model, sim } = s;
-  const col = (v: number) => fmt(v).padStart(14);
+  // 14 wide, and never run into the previous column
+  const col = (v: number) => ` ${fmt(v).padStart(13)}`;
+  const joints = model.constraints.length ? `, ${model.constraints.length} joints (${model.nRows} constraint rows)` : '';
   const lines = [
-    `model           ${s.label}: ${model.particles.length} particles, ${model.bodies.length} bodies, ${model.dof} DOF`,
+    `model           ${s.label}: ${model.particles.length} particles, ${model.bodies.length} bodies, ${model.dof} DOF${joints}`,
     `integrator      ${sim.integrator}, h = ${fmt(sim.h)} s`,
     `steps           ${s.steps}`,
     `simulated time  ${fmt(sim.state.t)} s`,
@@ -265,6 +275,12 @@ function summary(s: { label: string; model: Model; sim: Simulation; steps: numbe
   const d = sim.diagnostics;
   if (d.unconverged > 0) lines.push(`solver          ${d.unconverged} solves did not converge (worst residual ${fmt(d.maxResidual)})`);
   if (d.inertiaWarnings > 0) lines.push(`inertia check   ${d.inertiaWarnings} warnings; last: ${oneLine(d.lastInertia ?? '')}`);
+  // joints: the largest violation of a hard row at the end (m for translations and distances, rad for rotations)
+  if (model.constraints.length) {
+    const v = largestViolation(sim);
+    lines.push(v ? `constraints     largest violation at the end ${v.value.toExponential(2)} (m or rad), joint "${v.constraint}"` : 'constraints     every row is compliant');
+  }
+  for (const w of [...sim.warnings, ...s.warnings]) lines.push(`warning: ${oneLine(w)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -283,6 +299,12 @@ function info(file: string, loaded: LoadedModel): string {
     const ends = f.type === 'frame-spring' ? `${f.bodyA} – ${f.bodyB}` : f.points.map(point).join(' – ');
     return `  ${f.type} "${name}": ${ends}`;
   });
+  const joints = doc.joints.map((j, i) => {
+    const name = j.name ?? `${j.type}#${i}`;
+    const ends = j.type === 'distance' ? j.points.map(point).join(' – ') : `${j.bodyA} – ${j.bodyB}`;
+    const rows = model.constraints[i]!.rows;
+    return `  ${j.type} "${name}": ${ends}, ${rows} row${rows === 1 ? '' : 's'}`;
+  });
   const duration = loaded.duration !== undefined ? `${fmt(loaded.duration)} s` : `${DEFAULT_DURATION} s (default)`;
   return [
     `model           ${file}`,
@@ -292,10 +314,20 @@ function info(file: string, loaded: LoadedModel): string {
     `markers         ${model.markers.length}${names(markers)}`,
     `forces          ${doc.forces.length}`,
     ...forces,
+    `joints          ${doc.joints.length}${doc.joints.length ? ` (${model.nRows} constraint rows)` : ''}`,
+    ...joints,
+    `stabilization   ${stabilizationText(model.settings.stabilization)}`,
     `integrator      ${model.settings.integrator}`,
     `step            ${fmt(model.settings.step)} s`,
     `duration        ${duration}`,
     `gravity         [${model.settings.gravity.map(fmt).join(', ')}] m/s²`,
     '',
   ].join('\n');
+}
+
+/** the method with its parameters, defaults filled in */
+function stabilizationText(s: Stabilization): string {
+  if (s.method === 'baumgarte') return `baumgarte (alpha ${fmt(s.alpha ?? 40)} 1/s, beta ${fmt(s.beta ?? 400)} 1/s²)`;
+  if (s.method === 'spook') return `spook (relaxation ${fmt(s.relaxation ?? 4)} steps, compliance ${fmt(s.compliance ?? 1e-10)})`;
+  return 'projection';
 }

@@ -2,14 +2,15 @@
  * The JSON model loader: parse, check the version, validate against the zod schema
  * (src/io/schema.ts), then build the model with ModelBuilder. No file access here (the core runs
  * in browsers too): callers pass the text. Every failure is a `ModelError` whose message is one
- * line naming the JSON path (`bodies[2].inertia`) or the force (`forces[0] (axial-spring "s1")
- * .points[1]`) and what is wrong; with a `source`, the message starts with it.
+ * line naming the JSON path (`bodies[2].inertia`) or the force or joint (`forces[0] (axial-spring
+ * "s1").points[1]`, `joints[1] (hinge "knee").axis`) and what is wrong; with a `source`, the
+ * message starts with it. Joints and stabilization are built in src/io/joints.ts.
  */
 import type * as z from 'zod';
-import { ModelFileSchema, MODEL_FORMAT_VERSION, FORCE_TYPES, type ModelFile, type PointRefJson, type MaterialJson, type BodyJson, type ForceJson } from './schema.js';
+import { ModelFileSchema, MODEL_FORMAT_VERSION, FORCE_TYPES, JOINT_KINDS, type ModelFile, type PointRefJson, type MaterialJson, type BodyJson, type ForceJson } from './schema.js';
+import { addJoints, pointRef, stabilization } from './joints.js';
 import { ModelBuilder, type BodySpec } from '../model/builder.js';
-import type { Model, RigidBody, Vec3Tuple } from '../model/model.js';
-import type { PointRef } from '../model/points.js';
+import type { Model, RigidBody } from '../model/model.js';
 import { ModelError } from '../model/errors.js';
 import { Kinematics } from '../model/kinematics.js';
 import { shapeVolume, shapePrincipalInertia } from '../math/spatial.js';
@@ -71,6 +72,7 @@ function build(file: ModelFile, raw: Record<string, unknown>): Model {
   b.settings.gravity = [...file.gravity];
   b.settings.integrator = file.integrator;
   b.settings.step = file.step;
+  b.settings.stabilization = stabilization(file.stabilization);
   file.particles.forEach((p, i) => {
     b.addParticle({ name: p.name, mass: p.mass, position: [...p.position], velocity: [...p.velocity], dynamic: p.dynamic, damping: p.damping },
       formatPath(['particles', i], raw));
@@ -91,6 +93,8 @@ function build(file: ModelFile, raw: Record<string, unknown>): Model {
     if (f.type === 'frame-spring') b.addForce(frameSpring(b, f, name, at, initial.initialQ));
     else b.addForce(pathSpring(b, kin, initial.initialQ, f, name, at));
   });
+  // joints, placed on the initial configuration
+  addJoints(b, file.joints, (i) => itemLabel('joints', i, raw));
   return b.build();
 }
 
@@ -164,12 +168,6 @@ function pathSpring(b: ModelBuilder, kin: Kinematics, q0: Float64Array, f: Extra
     throw new ModelError(`${at}.restLength`, `${why} for material ${mat.kind} (its strain divides by the rest length)`);
   }
   return f.type === 'axial-spring' ? new AxialSpring(name, points[0]!, points[1]!, mat, rest) : new PathSpring(name, points, mat, rest, active);
-}
-
-function pointRef(b: ModelBuilder, r: PointRefJson, at: string): PointRef {
-  if (typeof r === 'string') return b.point(r, at);
-  const p: Vec3Tuple = [r[1][0], r[1][1], r[1][2]];
-  return b.worldPoint(p);
 }
 
 function frameSpring(b: ModelBuilder, f: Extract<ForceJson, { type: 'frame-spring' }>, name: string, at: string, q0: Float64Array): FrameSpring {
@@ -296,20 +294,24 @@ function describeValue(v: unknown): string {
   return typeof v;
 }
 
-/** `forces[0] (axial-spring "s1")`, from whatever the raw document has */
-function forceLabel(i: number, raw: unknown): string {
-  const f = valueAt(raw, ['forces', i]);
-  const type = isRecord(f) && typeof f.type === 'string' && (FORCE_TYPES as readonly string[]).includes(f.type) ? f.type : undefined;
-  const name = isRecord(f) && typeof f.name === 'string' ? f.name : undefined;
-  if (!type && name === undefined) return `forces[${i}]`;
-  return `forces[${i}] (${[type, name !== undefined ? JSON.stringify(name) : undefined].filter(Boolean).join(' ')})`;
-}
+/** the types each labelled section knows */
+const SECTION_TYPES: Record<'forces' | 'joints', readonly string[]> = { forces: FORCE_TYPES, joints: JOINT_KINDS };
 
-/** `bodies[2].inertia`; forces carry their type and name */
+/** `forces[0] (axial-spring "s1")` or `joints[1] (hinge "knee")`, from whatever the raw document has */
+function itemLabel(section: 'forces' | 'joints', i: number, raw: unknown): string {
+  const f = valueAt(raw, [section, i]);
+  const type = isRecord(f) && typeof f.type === 'string' && SECTION_TYPES[section].includes(f.type) ? f.type : undefined;
+  const name = isRecord(f) && typeof f.name === 'string' ? f.name : undefined;
+  if (!type && name === undefined) return `${section}[${i}]`;
+  return `${section}[${i}] (${[type, name !== undefined ? JSON.stringify(name) : undefined].filter(Boolean).join(' ')})`;
+}
+function forceLabel(i: number, raw: unknown): string { return itemLabel('forces', i, raw); }
+
+/** `bodies[2].inertia`; forces and joints carry their type and name */
 function formatPath(path: readonly PathSegment[], raw: unknown): string {
   let s = '';
   let k = 0;
-  if (path[0] === 'forces' && typeof path[1] === 'number') { s = forceLabel(path[1], raw); k = 2; }
+  if ((path[0] === 'forces' || path[0] === 'joints') && typeof path[1] === 'number') { s = itemLabel(path[0], path[1], raw); k = 2; }
   for (; k < path.length; k++) {
     const seg = path[k]!;
     if (typeof seg === 'number') s += `[${seg}]`;

@@ -9,6 +9,7 @@
  */
 import * as z from 'zod';
 import { INTEGRATORS } from '../integrators/names.js';
+import type { JointType } from '../constraints/jointRows.js';
 
 /** the format version this loader reads */
 export const MODEL_FORMAT_VERSION = 1;
@@ -146,6 +147,54 @@ export const FORCE_TYPES = ['axial-spring', 'multipoint-spring', 'frame-spring']
 export const ForceSchema = doc(z.discriminatedUnion('type', [AxialSpringSchema, MultipointSpringSchema, FrameSpringSchema]),
   'a force element, selected by "type"', 'Force');
 
+// joints: bilateral constraints between two bodies (or a body and the world), or between two points
+export const JOINT_TYPES = ['ball', 'hinge', 'slider', 'cylindrical', 'universal', 'gimbal', 'planar', 'point-on-plane', 'point-on-line', 'weld'] as const satisfies readonly JointType[];
+// every preset of src/constraints/jointRows.ts is listed, and nothing else
+type MissingJointType = Exclude<JointType, (typeof JOINT_TYPES)[number]>;
+const jointTypesComplete: [MissingJointType] extends [never] ? true : false = true;
+void jointTypesComplete;
+
+const perRow = (d: string) => doc(z.union([z.number().nonnegative(), z.array(z.number().nonnegative()).min(1)], {
+  error: 'expected a number, or an array with one number per row',
+}), d);
+
+export const FrameJointSchema = doc(z.strictObject({
+  type: doc(z.enum(JOINT_TYPES), 'the joint type (docs/model-format.md, Joints)'),
+  name: name('name, unique among joints (default "<type>#<index>")').optional(),
+  bodyA: reference('body name, or "world"'),
+  bodyB: reference('body name, or "world"'),
+  frame: doc(z.strictObject({
+    position: vec3('origin of the joint frame in world at load time, m'),
+    orientation: quat('orientation [w, x, y, z] of the joint frame in world at load time (default [1, 0, 0, 0])').optional(),
+  }), 'the joint frame in world at load time; it is fixed to both bodies there (give frame, or position with axis)').optional(),
+  position: vec3('origin of the joint frame in world at load time, m (instead of frame)').optional(),
+  axis: vec3('direction in world of the joint frame\'s z axis at load time: the hinge, slider or cylinder axis (instead of frame.orientation)').optional(),
+  compliance: perRow('compliance α ≥ 0 per row (m/N for translational rows, rad/(N·m) for rotational ones): one value for all rows, or one per row; default 0 (hard)').optional(),
+  damping: perRow('damping β ≥ 0 (s) of the compliant rows: one value, or one per row; default 0').optional(),
+}), 'a joint between two bodies, or a body and the world, at a frame given in world at load time', 'Joint');
+
+export const DistanceJointSchema = doc(z.strictObject({
+  type: z.literal('distance'),
+  name: name('name, unique among joints (default "distance#<index>")').optional(),
+  points: doc(z.tuple([PointRefSchema, PointRefSchema]), 'the two points whose distance is held'),
+  length: positive('the distance to hold, m (default: the initial distance)').optional(),
+  compliance: nonNegative('compliance α ≥ 0, m/N; default 0 (hard)').optional(),
+  damping: nonNegative('damping β ≥ 0, s; default 0').optional(),
+}), 'a distance constraint between two points (particles, markers or a fixed world point)', 'DistanceJoint');
+
+export const JOINT_KINDS = [...JOINT_TYPES, 'distance'] as const;
+export const JointEntrySchema = doc(z.discriminatedUnion('type', [FrameJointSchema, DistanceJointSchema]),
+  'a joint or distance constraint, selected by "type"', 'JointEntry');
+
+export const STABILIZATION_METHODS = ['projection', 'baumgarte', 'spook'] as const;
+export const StabilizationSchema = doc(z.strictObject({
+  method: doc(z.enum(STABILIZATION_METHODS), 'how constraints are kept: projection after each step, Baumgarte feedback, or SPOOK').default('projection'),
+  alpha: nonNegative('Baumgarte α, 1/s (default 40); baumgarte only').optional(),
+  beta: nonNegative('Baumgarte β, 1/s² (default 400); baumgarte only').optional(),
+  relaxation: positive('SPOOK relaxation d, steps (default 4); spook only').optional(),
+  compliance: nonNegative('SPOOK compliance ε of hard rows, m/N or rad/(N·m) (default 1e-10); spook only').optional(),
+}), 'constraint stabilization (default: projection)', 'Stabilization');
+
 export const ModelFileSchema = doc(z.strictObject({
   $schema: doc(z.string(), 'optional JSON Schema reference for editors; ignored').optional(),
   version: doc(z.literal(MODEL_FORMAT_VERSION), 'format version, currently 1'),
@@ -158,6 +207,8 @@ export const ModelFileSchema = doc(z.strictObject({
   bodies: z.array(BodySchema).default([]),
   markers: z.array(MarkerSchema).default([]),
   forces: z.array(ForceSchema).default([]),
+  joints: z.array(JointEntrySchema).default([]),
+  stabilization: StabilizationSchema.optional(),
 }), 'a vinculum model file (docs/model-format.md)');
 
 /** a model file after validation, with the defaults filled in */
@@ -167,3 +218,5 @@ export type MaterialJson = z.output<typeof MaterialSchema>;
 export type ShapeJson = z.output<typeof ShapeSchema>;
 export type ForceJson = z.output<typeof ForceSchema>;
 export type BodyJson = z.output<typeof BodySchema>;
+export type JointJson = z.output<typeof JointEntrySchema>;
+export type StabilizationJson = z.output<typeof StabilizationSchema>;

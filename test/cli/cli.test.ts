@@ -1,8 +1,9 @@
 /**
  * The command line, in-process: `runCli` with a fake I/O object (in-memory files, captured
- * stdout/stderr). Runs with CSV and JSONL output, validate/info/schema, the exit codes of bad
- * flags (2), bad models (2), divergence (3) and internal errors (1), and the default demo.
- * The Node adapter's atomic write is checked on a temporary folder.
+ * stdout/stderr). Runs with CSV and JSONL output, joint coordinate and reaction columns
+ * (--outputs), validate/info/schema, the exit codes of bad flags (2), bad models (2),
+ * divergence (3) and internal errors (1), and the default demo. The Node adapter's atomic
+ * write is checked on a temporary folder.
  */
 import { describe, it, expect } from 'vitest';
 import { readFile } from 'node:fs/promises';
@@ -47,6 +48,26 @@ const divergent = JSON.stringify({
   particles: [{ name: 'x', mass: 1, position: [1.5, 0, 0] }],
   forces: [{ type: 'axial-spring', points: [['world', [0, 0, 0]], 'x'], stiffness: 1e6, restLength: 1 }],
 });
+
+/** a 0.4 m bar on a hinge about y at the world origin, released horizontal */
+const hingePendulum = JSON.stringify({
+  version: 1, step: 0.005, duration: 0.2,
+  bodies: [{ name: 'bar', mass: 1, shape: { type: 'box', size: [0.4, 0.02, 0.02] }, position: [0.2, 0, 0] }],
+  joints: [{ type: 'hinge', name: 'h', bodyA: 'world', bodyB: 'bar', position: [0, 0, 0], axis: [0, 1, 0] }],
+});
+
+/** a 2 kg box hanging at rest 0.5 m below a ball joint; `sides` picks which side is the world */
+const hanging = (sides: { bodyA: string; bodyB: string }) => JSON.stringify({
+  version: 1, step: 0.01, duration: 0.2,
+  bodies: [{ name: 'B', mass: 2, shape: { type: 'box', size: [0.1, 0.1, 0.1] }, position: [0, 0, -0.5] }],
+  joints: [{ type: 'ball', name: 'j', ...sides, frame: { position: [0, 0, 0] } }],
+});
+
+/** CSV text → header and numeric rows */
+function csv(text: string): { header: string[]; rows: number[][] } {
+  const [head, ...lines] = text.trimEnd().split('\n');
+  return { header: head!.split(','), rows: lines.map((l) => l.split(',').map(Number)) };
+}
 
 const oneErrorLine = (s: string) => {
   expect(s.endsWith('\n')).toBe(true);
@@ -123,11 +144,85 @@ describe('vinculum run', () => {
   });
 });
 
+describe('vinculum run with joints', () => {
+  it('--outputs joints,forces appends the hinge angle, its rate and the reaction wrench', async () => {
+    const f = fake({ 'h.json': hingePendulum });
+    expect(await runCli(['run', 'h.json', '--out', 'h.csv', '--outputs', 'joints,forces'], f.io)).toBe(0);
+    const { header, rows } = csv(f.files.get('h.csv')!);
+    expect(header.join(',')).toBe('t,bar.x,bar.y,bar.z,bar.qw,bar.qx,bar.qy,bar.qz,h.rz,h.rz_rate,h.fx,h.fy,h.fz,h.mx,h.my,h.mz');
+    expect(rows).toHaveLength(1 + 40);
+    const rz = header.indexOf('h.rz'), rate = header.indexOf('h.rz_rate');
+    // t = 0: angle 0, at rest, no multipliers yet
+    expect(rows[0]!.slice(rz)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    // the bar falls about +y (x toward −z is positive about y): the angle grows
+    const angles = rows.map((r) => r[rz]!);
+    for (let i = 1; i < angles.length; i++) expect(angles[i]!).toBeGreaterThan(angles[i - 1]!);
+    expect(angles[40]).toBeGreaterThan(0.1);
+    // implicit Euler: θ_k ≈ θ_{k−1} + h θ̇_k (up to the projection), so the rate column is the backward difference of the angle column
+    const h = 0.005;
+    for (const k of [10, 20, 40]) {
+      const diff = (angles[k]! - angles[k - 1]!) / h;
+      expect(Math.abs(rows[k]![rate]! - diff)).toBeLessThan(1e-3 * diff);
+    }
+    // the angle is the bar's rotation about y: its quaternion is (cos rz/2, 0, sin rz/2, 0)
+    expect(rows[40]![header.indexOf('bar.qy')]!).toBeCloseTo(Math.sin(angles[40]! / 2), 9);
+    expect(f.out()).toMatch(/constraints     largest violation at the end \d\.\d\de-\d+ \(m or rad\), joint "h"/);
+    // all: the same columns
+    const g = fake({ 'h.json': hingePendulum });
+    expect(await runCli(['run', 'h.json', '--out', 'h.jsonl', '--outputs', 'all'], g.io)).toBe(0);
+    expect(Object.keys(JSON.parse(g.files.get('h.jsonl')!.split('\n')[0]!) as object)).toEqual(header);
+  });
+
+  it('reports the reaction on side A: the world under a hanging body feels −m g, the body +m g', async () => {
+    // the ball joint holds the 2 kg box up against gravity: the constraint force on the box is
+    // +m g ẑ. With bodyA "world", side A is the world, and the force on it is the reaction: the
+    // box pulls the world down, fz = −m g = −19.62 N. With the sides swapped, side A is the box:
+    // fz = +m g. The force passes through the anchor (a ball joint carries no torque): m ≈ 0.
+    for (const [sides, fz] of [[{ bodyA: 'world', bodyB: 'B' }, -2 * 9.81], [{ bodyA: 'B', bodyB: 'world' }, 2 * 9.81]] as const) {
+      const f = fake({ 'b.json': hanging(sides) });
+      expect(await runCli(['run', 'b.json', '--out', 'b.csv', '--outputs', 'forces'], f.io)).toBe(0);
+      const { header, rows } = csv(f.files.get('b.csv')!);
+      expect(header.slice(8)).toEqual(['j.fx', 'j.fy', 'j.fz', 'j.mx', 'j.my', 'j.mz']);
+      const last = rows[rows.length - 1]!;
+      expect(last[header.indexOf('j.fz')]!).toBeCloseTo(fz, 6);
+      for (const k of ['j.fx', 'j.fy', 'j.mx', 'j.my', 'j.mz']) expect(Math.abs(last[header.indexOf(k)]!)).toBeLessThan(1e-9);
+      expect(rows[0]!.slice(8)).toEqual([0, 0, 0, 0, 0, 0]);
+    }
+  });
+
+  it('prints the redundant-constraint warning of the four-bar example, one line each', async () => {
+    const fourBar = readFileSync(join(import.meta.dirname ?? '.', '..', '..', 'examples', 'four-bar.json'), 'utf8');
+    const f = fake({ 'four-bar.json': fourBar });
+    expect(await runCli(['run', 'four-bar.json', '--duration', '0.1'], f.io)).toBe(0);
+    const out = f.out();
+    expect(out).toContain('3 bodies, 18 DOF, 4 joints (20 constraint rows)');
+    expect(out).toMatch(/^warning: step 1: redundant constraints "[A-D]"(, "[A-D]")*: regularized with R = \S+$/m);
+    expect(out).toMatch(/^constraints     largest violation at the end /m);
+    expect(f.err()).toBe('');
+  });
+});
+
 describe('vinculum validate, info, schema', () => {
   it('validate prints the component and DOF counts', async () => {
     const f = fake({ 'm.json': tiny });
     expect(await runCli(['validate', 'm.json'], f.io)).toBe(0);
-    expect(f.out()).toBe('ok: 3 components, 9 DOF\n');
+    expect(f.out()).toBe('ok: 3 components, 9 DOF, 0 constraint rows\n');
+    const g = fake({ 'h.json': hingePendulum });
+    expect(await runCli(['validate', 'h.json'], g.io)).toBe(0);
+    expect(g.out()).toBe('ok: 1 components, 6 DOF, 5 constraint rows\n');
+  });
+
+  it('info lists the joints and the stabilization method', async () => {
+    const f = fake({ 'm.json': tiny });
+    expect(await runCli(['info', 'm.json'], f.io)).toBe(0);
+    expect(f.out()).toContain('joints          0\n');
+    expect(f.out()).toContain('stabilization   projection\n');
+    const model = JSON.parse(hingePendulum) as Record<string, unknown>;
+    const g = fake({ 'h.json': JSON.stringify({ ...model, stabilization: { method: 'spook', relaxation: 3 } }) });
+    expect(await runCli(['info', 'h.json'], g.io)).toBe(0);
+    for (const s of ['joints          1 (5 constraint rows)', '  hinge "h": world – bar, 5 rows', 'stabilization   spook (relaxation 3 steps, compliance 1e-10)']) {
+      expect(g.out()).toContain(s);
+    }
   });
 
   it('info describes the model', async () => {
@@ -164,6 +259,9 @@ describe('errors', () => {
     ['missing model', ['validate'], /missing required argument 'model'/],
     ['too many arguments', ['run', 'a.json', 'b.json'], /too many arguments/],
     ['missing file', ['validate', 'nope.json'], /^error: cannot read nope\.json: /],
+    ['unknown output group', ['run', 'm.json', '--out', 'x.csv', '--outputs', 'joints,torques'], /--outputs.*unknown output "torques"; use a comma list of joints, forces, or all/],
+    ['empty output group', ['run', 'm.json', '--out', 'x.csv', '--outputs', 'joints,'], /--outputs.*unknown output ""/],
+    ['outputs without out', ['run', 'm.json', '--outputs', 'all'], /^error: --outputs adds trajectory columns: it needs --out\n$/],
   ];
   for (const [what, argv, re] of cases) {
     it(`${what}: exit 2 with one line`, async () => {

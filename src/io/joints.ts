@@ -1,0 +1,123 @@
+/**
+ * The `joints` and `stabilization` sections of a model file (docs/model-format.md, Joints):
+ * joints between bodies (Joint.atWorldFrame / atWorldAxis on a frame given in world at load
+ * time, so every joint holds exactly at load) and distance constraints between points. Errors
+ * are ModelErrors naming the JSON path (`joints[2] (hinge "knee").axis`); the loader prefixes
+ * the source.
+ */
+import type { ModelBuilder } from '../model/builder.js';
+import type { RigidBody, Stabilization, Vec3Tuple, QuatTuple } from '../model/model.js';
+import type { PointRef } from '../model/points.js';
+import { POINT_WORLD } from '../model/points.js';
+import { ModelError } from '../model/errors.js';
+import { Joint } from '../constraints/joint.js';
+import { jointLayout } from '../constraints/jointRows.js';
+import { DistanceConstraint } from '../constraints/distance.js';
+import type { BilateralConstraint } from '../constraints/constraint.js';
+import type { JointJson, PointRefJson, StabilizationJson } from './schema.js';
+
+/** a point reference of the file: a particle or marker name, or a fixed world point */
+export function pointRef(b: ModelBuilder, r: PointRefJson, at: string): PointRef {
+  if (typeof r === 'string') return b.point(r, at);
+  const p: Vec3Tuple = [r[1][0], r[1][1], r[1][2]];
+  return b.worldPoint(p);
+}
+
+/** adds every joint of the file; `label(i)` names joint i in messages (`joints[0] (hinge "h")`) */
+export function addJoints(b: ModelBuilder, joints: readonly JointJson[], label: (i: number) => string): void {
+  const q0 = b.initialQ();
+  const names = new Set<string>();
+  joints.forEach((j, i) => {
+    const at = label(i);
+    const name = j.name ?? `${j.type}#${i}`;
+    if (names.has(name)) throw new ModelError(`${at}.name`, `duplicate joint name "${name}"`);
+    names.add(name);
+    b.addConstraint(j.type === 'distance' ? distanceJoint(b, j, name, at, q0) : frameJoint(b, j, name, at, q0));
+  });
+}
+
+/** the settings' stabilization from the file's (parameters only with their method) */
+export function stabilization(s: StabilizationJson | undefined): Stabilization {
+  if (!s) return { method: 'projection' };
+  const own: Record<Stabilization['method'], readonly string[]> = { projection: [], baumgarte: ['alpha', 'beta'], spook: ['relaxation', 'compliance'] };
+  for (const key of ['alpha', 'beta', 'relaxation', 'compliance'] as const) {
+    if (s[key] !== undefined && !own[s.method].includes(key)) {
+      const owner = own.baumgarte.includes(key) ? 'baumgarte' : 'spook';
+      throw new ModelError(`stabilization.${key}`, `applies to method "${owner}", not "${s.method}"`);
+    }
+  }
+  const out: Stabilization = { method: s.method };
+  if (s.alpha !== undefined) out.alpha = s.alpha;
+  if (s.beta !== undefined) out.beta = s.beta;
+  if (s.relaxation !== undefined) out.relaxation = s.relaxation;
+  if (s.compliance !== undefined) out.compliance = s.compliance;
+  return out;
+}
+
+/** rewrites a constraint constructor's error (`joint "h".axis`) onto the JSON path (`joints[0] (hinge "h").axis`) */
+function atPath<T>(prefix: string, at: string, make: () => T, base = ''): T {
+  try {
+    return make();
+  } catch (e) {
+    if (e instanceof ModelError && e.path.startsWith(prefix)) {
+      const rest = e.path.slice(prefix.length);
+      throw new ModelError(`${at}${rest || base}`, e.detail);
+    }
+    throw e;
+  }
+}
+
+function frameJoint(b: ModelBuilder, j: Exclude<JointJson, { type: 'distance' }>, name: string, at: string, q0: Float64Array): BilateralConstraint {
+  const body = (ref: string, key: 'bodyA' | 'bodyB'): RigidBody | null => {
+    if (ref === 'world') return null;
+    const i = b.componentIndex(ref);
+    if (i === undefined) throw new ModelError(`${at}.${key}`, `no body named "${ref}" (use a body name or "world")`);
+    const c = b.componentAt(i);
+    if (c.kind !== 'body') throw new ModelError(`${at}.${key}`, `"${ref}" is a particle; joints attach to bodies or "world" (use a distance joint for particles)`);
+    return c;
+  };
+  const A = body(j.bodyA, 'bodyA'), B = body(j.bodyB, 'bodyB');
+  if (!A && !B) throw new ModelError(`${at}.bodyB`, 'bodyA and bodyB are both "world"');
+  if (A && A === B) throw new ModelError(`${at}.bodyB`, `bodyA and bodyB are the same body "${A.name}"`);
+  if (!(A?.dynamic ?? false) && !(B?.dynamic ?? false)) throw new ModelError(at, 'joins no dynamic body (both sides are fixed)');
+  // per-row parameters: one value or one per row
+  const rows = jointLayout(j.type, at).rows;
+  for (const key of ['compliance', 'damping'] as const) {
+    const v = j[key];
+    if (Array.isArray(v) && v.length !== rows) {
+      throw new ModelError(`${at}.${key}`, `a ${j.type} joint has ${rows} row${rows === 1 ? '' : 's'}: give one value or ${rows}, got ${v.length}`);
+    }
+  }
+  // where: frame, or position (with axis)
+  if (j.frame && j.position) throw new ModelError(`${at}.position`, 'give either frame or position (with axis), not both');
+  const position = j.frame?.position ?? j.position;
+  if (!position) throw new ModelError(`${at}.frame`, 'missing required field (give frame, or position with axis)');
+  if (j.frame?.orientation && j.axis) throw new ModelError(`${at}.axis`, 'give either frame.orientation or axis, not both');
+  const spec = { type: j.type, compliance: j.compliance, damping: j.damping };
+  const p: Vec3Tuple = [position[0], position[1], position[2]];
+  const prefix = `joint "${name}"`;
+  if (j.axis) {
+    const axis: Vec3Tuple = [j.axis[0], j.axis[1], j.axis[2]];
+    if (!(Math.hypot(...axis) > 1e-12)) throw new ModelError(`${at}.axis`, `axis ${JSON.stringify(axis)} has zero length`);
+    return atPath(prefix, at, () => Joint.atWorldAxis(name, A, B, q0, p, axis, spec));
+  }
+  const o: QuatTuple = j.frame?.orientation ? [...j.frame.orientation] : [1, 0, 0, 0];
+  if (!(Math.hypot(...o) > 1e-12)) throw new ModelError(`${at}.frame.orientation`, `quaternion ${JSON.stringify(o)} is zero or not finite`);
+  return atPath(prefix, at, () => Joint.atWorldFrame(name, A, B, q0, p, o, spec));
+}
+
+function distanceJoint(b: ModelBuilder, j: Extract<JointJson, { type: 'distance' }>, name: string, at: string, q0: Float64Array): BilateralConstraint {
+  const [r1, r2] = j.points;
+  const p1 = pointRef(b, r1, `${at}.points[0]`), p2 = pointRef(b, r2, `${at}.points[1]`);
+  if (typeof r1 === 'string' && r1 === r2) throw new ModelError(`${at}.points[1]`, 'same point as points[0]');
+  // a constraint needs a dynamic component on one side
+  const dynamic = (p: PointRef) => p.kind !== POINT_WORLD && b.componentAt(p.component).dynamic;
+  if (p1.kind !== POINT_WORLD && p2.kind !== POINT_WORLD && p1.component === p2.component) {
+    throw new ModelError(`${at}.points`, `both points are on "${b.componentAt(p1.component).name}": their distance cannot change`);
+  }
+  if (p1.kind === POINT_WORLD && p2.kind === POINT_WORLD) throw new ModelError(`${at}.points`, 'both points are world points');
+  if (!dynamic(p1) && !dynamic(p2)) throw new ModelError(`${at}.points`, 'joins no dynamic component (both points are fixed)');
+  return atPath(`distance constraint "${name}"`, at, () => new DistanceConstraint(name, p1, p2, q0, {
+    length: j.length, compliance: j.compliance, damping: j.damping,
+  }), '.points');
+}
