@@ -73,6 +73,7 @@ function build(file: ModelFile, raw: Record<string, unknown>): Model {
   b.settings.integrator = file.integrator;
   b.settings.step = file.step;
   b.settings.stabilization = stabilization(file.stabilization);
+  b.settings.geometricStiffness = file.geometricStiffness;
   file.particles.forEach((p, i) => {
     b.addParticle({ name: p.name, mass: p.mass, position: [...p.position], velocity: [...p.velocity], dynamic: p.dynamic, damping: p.damping },
       formatPath(['particles', i], raw));
