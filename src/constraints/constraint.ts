@@ -38,6 +38,13 @@ export interface BilateralConstraint {
   readonly compliance: Float64Array;
   /** per-row damping β ≥ 0 (s) of 000 §0.11 */
   readonly damping: Float64Array;
+  /**
+   * Optional softness in physical units: per-row stiffness k (N/m or N·m/rad; 0 = keep the row's
+   * compliance) and a damping ratio ζ. At set-up the simulation turns them into α = 1/k and
+   * β = 2ζ √(m_eff/k), with m_eff = 1/(G_i M⁻¹ G_iᵀ) the row's effective mass at q0
+   * (ConstraintSystem), so the row behaves as a spring-damper of that stiffness and ratio.
+   */
+  readonly softness?: { readonly stiffness: Float64Array; readonly dampingRatio: number };
   /** g(q) → out[o … o+m) */
   violation(ctx: ConstraintContext, out: Float64Array, o: number): void;
   /**

@@ -35,6 +35,10 @@ export interface DistanceSpec {
   compliance?: number;
   /** damping β ≥ 0 (s); default 0 */
   damping?: number;
+  /** instead of compliance: stiffness k > 0 (N/m) */
+  stiffness?: number;
+  /** with stiffness: damping ratio ζ ≥ 0 (default 0) */
+  dampingRatio?: number;
 }
 
 /** |r| below which the direction of the last evaluation is kept */
@@ -56,6 +60,7 @@ export class DistanceConstraint implements BilateralConstraint {
   readonly components: readonly number[];
   readonly compliance = new Float64Array(1);
   readonly damping = new Float64Array(1);
+  readonly softness?: { readonly stiffness: Float64Array; readonly dampingRatio: number };
   /** the rest length L (m) */
   readonly length: number;
   private readonly pts: readonly PointRef[];
@@ -102,6 +107,13 @@ export class DistanceConstraint implements BilateralConstraint {
     this.length = spec.length ?? d;
     this.compliance[0] = spec.compliance ?? 0;
     this.damping[0] = spec.damping ?? 0;
+    if (spec.stiffness !== undefined) {
+      if (spec.compliance !== undefined || spec.damping !== undefined) throw new ModelError(`${path}.stiffness`, 'give either stiffness (with dampingRatio) or compliance (with damping), not both');
+      const zeta = spec.dampingRatio ?? 0;
+      if (!(spec.stiffness > 0) || !Number.isFinite(spec.stiffness)) throw new ModelError(`${path}.stiffness`, `must be positive and finite (got ${spec.stiffness})`);
+      if (!(zeta >= 0) || !Number.isFinite(zeta)) throw new ModelError(`${path}.dampingRatio`, `must be finite and non-negative (got ${zeta})`);
+      this.softness = { stiffness: Float64Array.of(spec.stiffness), dampingRatio: zeta };
+    }
     // components and blocks, in point order
     this.pts = [p1, p2];
     this.G = this.pts.map((p) => (p.kind === POINT_PARTICLE ? new Float64Array(3) : p.kind === POINT_BODY ? new Float64Array(6) : null));

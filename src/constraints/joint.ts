@@ -60,6 +60,10 @@ export interface JointSpec {
   compliance?: number | readonly number[];
   /** per-row damping β ≥ 0 (s): one value or one per row; default 0 */
   damping?: number | readonly number[];
+  /** instead of compliance: per-row stiffness k > 0 (N/m, N·m/rad), one value or one per row */
+  stiffness?: number | readonly number[];
+  /** with stiffness: the damping ratio ζ ≥ 0 of each row (default 0) */
+  dampingRatio?: number;
 }
 
 /**
@@ -100,6 +104,7 @@ export class Joint implements BilateralConstraint {
   readonly components: readonly number[];
   readonly compliance: Float64Array;
   readonly damping: Float64Array;
+  readonly softness?: { readonly stiffness: Float64Array; readonly dampingRatio: number };
   readonly type: JointType | 'custom';
   /** row labels: 'tx' … (translational), 'rx' … (lock), 'universal' */
   readonly rowNames: readonly string[];
@@ -139,6 +144,13 @@ export class Joint implements BilateralConstraint {
     this.coordinateNames = this.layout.coordinateNames;
     this.compliance = perRow(`${path}.compliance`, spec.compliance, this.rows);
     this.damping = perRow(`${path}.damping`, spec.damping, this.rows);
+    // softness in physical units, converted by the simulation at set-up
+    if (spec.stiffness !== undefined) {
+      if (spec.compliance !== undefined || spec.damping !== undefined) throw new ModelError(`${path}.stiffness`, 'give either stiffness (with dampingRatio) or compliance (with damping), not both');
+      const zeta = spec.dampingRatio ?? 0;
+      if (!(zeta >= 0) || !Number.isFinite(zeta)) throw new ModelError(`${path}.dampingRatio`, `must be finite and non-negative (got ${zeta})`);
+      this.softness = { stiffness: perRow(`${path}.stiffness`, spec.stiffness, this.rows), dampingRatio: zeta };
+    } else if (spec.dampingRatio !== undefined) throw new ModelError(`${path}.dampingRatio`, 'goes with stiffness');
     // frames (unit quaternions, finite positions)
     this.fa = new JointFrame(bodyA);
     this.fb = new JointFrame(bodyB);

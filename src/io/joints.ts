@@ -82,7 +82,7 @@ function frameJoint(b: ModelBuilder, j: Exclude<JointJson, { type: 'distance' }>
   if (!(A?.dynamic ?? false) && !(B?.dynamic ?? false)) throw new ModelError(at, 'joins no dynamic body (both sides are fixed)');
   // per-row parameters: one value or one per row
   const rows = jointLayout(j.type, at).rows;
-  for (const key of ['compliance', 'damping'] as const) {
+  for (const key of ['compliance', 'damping', 'stiffness'] as const) {
     const v = j[key];
     if (Array.isArray(v) && v.length !== rows) {
       throw new ModelError(`${at}.${key}`, `a ${j.type} joint has ${rows} row${rows === 1 ? '' : 's'}: give one value or ${rows}, got ${v.length}`);
@@ -93,7 +93,7 @@ function frameJoint(b: ModelBuilder, j: Exclude<JointJson, { type: 'distance' }>
   const position = j.frame?.position ?? j.position;
   if (!position) throw new ModelError(`${at}.frame`, 'missing required field (give frame, or position with axis)');
   if (j.frame?.orientation && j.axis) throw new ModelError(`${at}.axis`, 'give either frame.orientation or axis, not both');
-  const spec = { type: j.type, compliance: j.compliance, damping: j.damping };
+  const spec = { type: j.type, compliance: j.compliance, damping: j.damping, stiffness: j.stiffness, dampingRatio: j.dampingRatio };
   const p: Vec3Tuple = [position[0], position[1], position[2]];
   const prefix = `joint "${name}"`;
   if (j.axis) {
@@ -118,6 +118,6 @@ function distanceJoint(b: ModelBuilder, j: Extract<JointJson, { type: 'distance'
   if (p1.kind === POINT_WORLD && p2.kind === POINT_WORLD) throw new ModelError(`${at}.points`, 'both points are world points');
   if (!dynamic(p1) && !dynamic(p2)) throw new ModelError(`${at}.points`, 'joins no dynamic component (both points are fixed)');
   return atPath(`distance constraint "${name}"`, at, () => new DistanceConstraint(name, p1, p2, q0, {
-    length: j.length, compliance: j.compliance, damping: j.damping,
+    length: j.length, compliance: j.compliance, damping: j.damping, stiffness: j.stiffness, dampingRatio: j.dampingRatio,
   }), '.points');
 }

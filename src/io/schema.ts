@@ -171,6 +171,8 @@ export const FrameJointSchema = doc(z.strictObject({
   axis: vec3('direction in world of the joint frame\'s z axis at load time: the hinge, slider or cylinder axis (instead of frame.orientation)').optional(),
   compliance: perRow('compliance α ≥ 0 per row (m/N for translational rows, rad/(N·m) for rotational ones): one value for all rows, or one per row; default 0 (hard)').optional(),
   damping: perRow('damping β ≥ 0 (s) of the compliant rows: one value, or one per row; default 0').optional(),
+  stiffness: perRow('instead of compliance: stiffness k > 0 per row (N/m, N·m/rad): one value or one per row').optional(),
+  dampingRatio: nonNegative('with stiffness: the damping ratio ζ of each row (default 0)').optional(),
 }), 'a joint between two bodies, or a body and the world, at a frame given in world at load time', 'Joint');
 
 export const DistanceJointSchema = doc(z.strictObject({
@@ -180,6 +182,8 @@ export const DistanceJointSchema = doc(z.strictObject({
   length: positive('the distance to hold, m (default: the initial distance)').optional(),
   compliance: nonNegative('compliance α ≥ 0, m/N; default 0 (hard)').optional(),
   damping: nonNegative('damping β ≥ 0, s; default 0').optional(),
+  stiffness: positive('instead of compliance: stiffness k > 0, N/m').optional(),
+  dampingRatio: nonNegative('with stiffness: the damping ratio ζ (default 0)').optional(),
 }), 'a distance constraint between two points (particles, markers or a fixed world point)', 'DistanceJoint');
 
 export const JOINT_KINDS = [...JOINT_TYPES, 'distance'] as const;

@@ -7,6 +7,8 @@ import { describe, it, expect } from 'vitest';
 import { ModelBuilder } from '../../src/model/builder.js';
 import { Simulation } from '../../src/simulation.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
+import { Joint } from '../../src/constraints/joint.js';
+import type { RigidBody } from '../../src/model/model.js';
 import type { IntegratorName } from '../../src/integrators/names.js';
 
 function oscillator(integrator: IntegratorName, h: number, alpha: number, beta = 0) {
@@ -63,5 +65,36 @@ describe('compliant distance constraint', () => {
       expect(Math.abs(stretch - expected)).toBeLessThan(1e-3 * expected + 1e-13);
       expect(Math.abs(Math.abs(sim.ws.cs.lambda[0]!) - 2 * 9.81)).toBeLessThan(1e-6);
     }
+  });
+
+  it('given as a stiffness and a damping ratio: frequency √(k/m) and the logarithmic decrement of ζ', () => {
+    const k = 400, m = 0.5, zeta = 0.1;
+    const b = new ModelBuilder();
+    b.settings.gravity = [0, 0, 0];
+    b.addParticle({ name: 'p', mass: m, position: [1.01, 0, 0] });
+    b.addConstraint(new DistanceConstraint('c', b.worldPoint([0, 0, 0]), b.point('p'), b.initialQ(), { length: 1, stiffness: k, dampingRatio: zeta }));
+    const sim = new Simulation(b.build(), { integrator: 'rk4', step: 1e-4 });
+    expect(sim.model.constraints[0]!.compliance[0]).toBeCloseTo(1 / k, 15);
+    // successive positive peaks of the stretch
+    const peaks: number[] = [];
+    let a = 0.01, b1 = 0.01;
+    sim.steps(20000, (s) => { const x = s.state.q[0]! - 1; if (b1 > a && b1 > x && b1 > 0) peaks.push(b1); a = b1; b1 = x; });
+    const ratio = peaks[1]! / peaks[0]!, expected = Math.exp((-2 * Math.PI * zeta) / Math.sqrt(1 - zeta * zeta));
+    console.log(`stiffness/damping ratio: peak ratio ${ratio.toFixed(5)}, expected ${expected.toFixed(5)}`);
+    expect(Math.abs(ratio - expected) / expected).toBeLessThan(1e-3);
+  });
+
+  it('a joint given as a stiffness: a soft hinge bends under load by the torque over its stiffness', () => {
+    // a massless-looking arm on a weld whose rotational rows have stiffness 50 N·m/rad
+    const b = new ModelBuilder();
+    b.addBody({ name: 'arm', mass: 1, inertia: [1e-3, 1e-3, 1e-3, 0, 0, 0], position: [0.2, 0, 0] });
+    const arm = b.componentAt(0) as RigidBody;
+    b.addConstraint(Joint.atWorldFrame('weld', null, arm, b.initialQ(), [0, 0, 0], [1, 0, 0, 0], { type: 'weld', stiffness: [1e9, 1e9, 1e9, 50, 50, 50], dampingRatio: 1 }));
+    const sim = new Simulation(b.build(), { integrator: 'implicit-euler', step: 1e-3 });
+    sim.steps(3000);
+    // torque m g r = 1·9.81·0.2 about y; small-angle deflection τ/k
+    const q = sim.state.q, angle = 2 * Math.asin(q[5]!), expected = (9.81 * 0.2) / 50;
+    console.log(`soft weld: deflection ${angle.toFixed(6)} rad, τ/k ${expected.toFixed(6)} rad`);
+    expect(Math.abs(angle - expected) / expected).toBeLessThan(0.02);
   });
 });
