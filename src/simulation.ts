@@ -48,8 +48,9 @@ export class Simulation {
     this.ws = new Workspace(model, opts.solver);
     this.scheme = this.makeScheme(this.integrator);
     this.projection = new Projection(this.ws);
+    // only the gimbal's coordinates have a singularity worth a warning (000 §0.4)
     this.singularCheck = model.constraints.filter((c): c is BilateralConstraint & { isSingular(ctx: ConstraintContext, tol?: number): boolean } =>
-      typeof (c as { isSingular?: unknown }).isSingular === 'function');
+      typeof (c as { isSingular?: unknown }).isSingular === 'function' && (c as { type?: string }).type === 'gimbal');
     this.q0 = new Float64Array(model.nq);
     this.u0 = new Float64Array(model.nu);
   }
@@ -62,7 +63,7 @@ export class Simulation {
     const table: Record<Exclude<IntegratorName, 'rk4'>, Scheme> = {
       'symplectic-euler': symplecticEuler, 'implicit-euler': implicitEuler, trapezoidal, 'bridson-marino': bridsonMarino,
     };
-    const scheme = table[name], s = new SchemeScratch(this.model.nKkt, this.model.nu);
+    const scheme = table[name], s = new SchemeScratch(this.model.nKkt, this.model.nu, this.model.nRows);
     return (st, h) => scheme(this.ws, st, h, s);
   }
 
@@ -155,8 +156,8 @@ export class Simulation {
   restore(c: Checkpoint): void { this.state.restore(c); }
 
   /** solver health since the start: worst refinement residual, unconverged solves, inertia warnings */
-  get diagnostics(): { maxResidual: number; unconverged: number; inertiaWarnings: number; lastInertia: string | null } {
+  get diagnostics(): { maxResidual: number; unconverged: number; inertiaWarnings: number; lastInertia: string | null; projectionUnconverged: number } {
     const w = this.ws;
-    return { maxResidual: w.maxResidual, unconverged: w.unconverged, inertiaWarnings: w.inertiaWarnings, lastInertia: w.lastInertia };
+    return { maxResidual: w.maxResidual, unconverged: w.unconverged, inertiaWarnings: w.inertiaWarnings, lastInertia: w.lastInertia, projectionUnconverged: this.projection.unconverged };
   }
 }

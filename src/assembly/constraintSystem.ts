@@ -26,6 +26,12 @@ export class ConstraintSystem {
   readonly target: Float64Array;      // (m) c: the value G u⁺ + R λ̃ must take
   readonly lambda: Float64Array;      // (m) multipliers of the last step (N or N·m)
   readonly hard: Uint8Array;          // (m) 1 for rows without compliance
+  readonly lambdaForce: Float64Array; // (m) compliant rows applied as forces (RK4): their λ
+  readonly gK: Float64Array;          // (m) g at the start of the step (midpoint evaluations)
+  /** true when some row has no compliance */
+  readonly hasHardRows: boolean;
+  /** true when some row has compliance */
+  readonly hasCompliantRows: boolean;
   private slotCB = new Int32Array(0); // (2 · nConstraints) slot of (constraint, component k)
   private slotBC = new Int32Array(0); // (2 · nConstraints) slot of (component k, constraint)
   private slotCC = new Int32Array(0); // (nConstraints) diagonal slot
@@ -38,14 +44,16 @@ export class ConstraintSystem {
     this.g = new Float64Array(m); this.Gu = new Float64Array(m); this.kappa = new Float64Array(m);
     this.R = new Float64Array(m); this.target = new Float64Array(m); this.lambda = new Float64Array(m);
     this.hard = new Uint8Array(m);
+    this.lambdaForce = new Float64Array(m);
+    this.gK = new Float64Array(m);
     this.nb0 = model.blockComponent.length;
     this.applySoftness();
     model.constraints.forEach((c, ci) => {
       for (let r = 0; r < c.rows; r++) this.hard[model.rowStart[ci]! + r] = c.compliance[r]! > 0 ? 0 : 1;
     });
+    this.hasHardRows = this.hard.some((x) => x === 1);
+    this.hasCompliantRows = this.hard.some((x) => x === 0);
   }
-
-  get hasHardRows(): boolean { return this.hard.some((x) => x === 1); }
 
   /**
    * Rows given as a stiffness k and damping ratio ζ get α = 1/k and β = 2ζ √(m_eff/k), with the
@@ -137,6 +145,7 @@ export class ConstraintSystem {
             for (let j = 0; j < cols; j++) { Gm.addEntry(s, r, j, G[r * cols + j]!); Gm.addEntry(sb, j, r, G[r * cols + j]!); }
           } else if (fc) {
             const lam = -(this.g[i]! + c.damping[r]! * this.Gu[i]!) / c.compliance[r]!;
+            this.lambdaForce[i] = lam;
             for (let j = 0; j < cols; j++) fc[bo + j] = fc[bo + j]! + G[r * cols + j]! * lam;
           }
         }
@@ -145,44 +154,61 @@ export class ConstraintSystem {
   }
 
   /**
-   * Row targets c and diagonals R for a velocity-level step of size h (000 §0.11, 001 eq. 23,
-   * 004), written into `target` and, as −R, into Gm. `biasStep` is the time from the
-   * configuration G was evaluated at to the end of the step (h at q_k, h/2 at the midpoint). `regularize` adds that much to R of every
-   * hard row (redundant constraints). `hardFree` (projection matrices) makes compliant rows inert:
-   * zero G, R = 1.
+   * Row targets c (the value of G u⁺ + R λ̃) and diagonals R, written into `target` and, as −R,
+   * into Gm (000 §0.11 with ERRATA A.3, 001 eq. 23, 004). `scheme` says where G was evaluated and
+   * how positions advance: 'first' (G at q_k, q⁺ = q + h u⁺), 'second' (trapezoidal: G at the
+   * midpoint, q⁺ = q + (h/2)(u + u⁺)), 'half' (Bridson-Marino: G at the midpoint, q⁺ = q + h u½),
+   * 'acceleration' (RK4 stages: G a = c). `gK` holds g(q_k). `regularize` is the R of hard rows
+   * (redundant constraints). Under 'acceleration' and 'half', compliant rows are applied as
+   * forces (Workspace.compliantForces) and are inert here (G = 0 from `evaluate`, R = 1).
    */
-  rows(Gm: BlockMatrix, h: number, st: Stabilization, regularize: number, level: 'velocity' | 'acceleration', biasStep: number): void {
+  rows(Gm: BlockMatrix, h: number, st: Stabilization, regularize: number, scheme: 'first' | 'second' | 'half' | 'acceleration', gK: Float64Array): void {
     const cons = this.model.constraints;
-    const { g, Gu, kappa, R, target } = this;
+    const { Gu, kappa, R, target } = this;
+    const accel = scheme === 'acceleration', asForces = accel || scheme === 'half';
+    // hard rows with projection: G u⁺ = −τκ, τ from where G was evaluated to the end of the step
+    const tau = scheme === 'first' ? 0 : 0.5 * h;
     for (let ci = 0; ci < cons.length; ci++) {
       const c = cons[ci]!, r0 = this.model.rowStart[ci]!;
       for (let r = 0; r < c.rows; r++) {
         const i = r0 + r, alpha = c.compliance[r]!, beta = c.damping[r]!;
-        if (level === 'acceleration') {
-          // G a = −κ (hard), Baumgarte adds −αġ − βg; compliant rows are applied as forces instead
+        if (asForces && !this.hard[i]) {
+          R[i] = 1;
+          target[i] = 0;
+        } else if (accel) {
+          // G a = −κ (hard), with Baumgarte −αġ − βg, with SPOOK the critically damped −(2/τ)ġ − g/τ²
+          // at τ = d h; compliant rows are applied as forces instead (inert here)
           R[i] = this.hard[i] ? regularize : 1;
-          target[i] = !this.hard[i] ? 0 : st.method === 'baumgarte' ? -kappa[i]! - (st.alpha ?? 40) * Gu[i]! - (st.beta ?? 400) * g[i]! : -kappa[i]!;
-        } else if (alpha > 0 || st.method === 'spook') {
-          if (st.method === 'spook') {
-            // 001 eq. 23 with Lacoursière's parameters: G u⁺ + Σ λ̃ = −a g + b G u
-            const d = st.relaxation ?? 4, eps = alpha > 0 ? alpha : (st.compliance ?? 1e-10), k = 1 / (1 + 4 * d);
-            R[i] = (4 * eps * k) / (h * h);
-            target[i] = -((4 * k) / h) * g[i]! + 4 * d * k * Gu[i]!;
+          if (!this.hard[i]) target[i] = 0;
+          else if (st.method === 'baumgarte') target[i] = -kappa[i]! - (st.alpha ?? 40) * Gu[i]! - (st.beta ?? 400) * gK[i]!;
+          else if (st.method === 'spook') { const t = (st.relaxation ?? 4) * h; target[i] = -kappa[i]! - (2 / t) * Gu[i]! - gK[i]! / (t * t); }
+          else target[i] = -kappa[i]!;
+        } else if (st.method === 'spook') {
+          // 001 eq. 23 in the u⁺ form (Lacoursière): G u⁺ + Σ λ̃ = −(4k/h) g + k G u, k = 1/(1 + 4d),
+          // Σ = 4kε/h²; a compliant row uses its own α as ε and d = β/h when it has damping
+          const d = beta > 0 ? beta / h : (st.relaxation ?? 4), eps = alpha > 0 ? alpha : (st.compliance ?? 1e-10), k = 1 / (1 + 4 * d);
+          R[i] = (4 * eps * k) / (h * h) + (this.hard[i] ? regularize : 0);
+          target[i] = -((4 * k) / h) * gK[i]! + k * Gu[i]!;
+        } else if (alpha > 0) {
+          if (scheme === 'second') {
+            // trapezoidal: α λ̄ = −(g_k + g_{k+1})/2 − β ġ̄ with g_{k+1} = g_k + (h/2) G (u + u⁺):
+            // G u⁺ + (γ₂α/h²) λ̃ = −γ₂ g_k / h − G u, γ₂ = (1/4 + β/(2h))⁻¹
+            const g2 = 1 / (0.25 + beta / (2 * h));
+            R[i] = (g2 * alpha) / (h * h);
+            target[i] = (-g2 * gK[i]!) / h - Gu[i]!;
           } else {
-            // 000 (0.9) with ERRATA A.3: G u⁺ + (γα/h²) λ̃ = −γ g / h, γ = (1/2 + β/h)⁻¹
+            // 000 (0.9): G u⁺ + (γα/h²) λ̃ = −γ g_k / h, γ = (1/2 + β/h)⁻¹
             const gamma = 1 / (0.5 + beta / h);
             R[i] = (gamma * alpha) / (h * h);
-            target[i] = (-gamma * g[i]!) / h;
+            target[i] = (-gamma * gK[i]!) / h;
           }
         } else if (st.method === 'baumgarte') {
           // 004: g̈ + α ġ + β g = 0 → G u⁺ = G u − h (κ + α G u + β g)
           R[i] = regularize;
-          target[i] = Gu[i]! - h * (kappa[i]! + (st.alpha ?? 40) * Gu[i]! + (st.beta ?? 400) * g[i]!);
+          target[i] = Gu[i]! - h * (kappa[i]! + (st.alpha ?? 40) * Gu[i]! + (st.beta ?? 400) * gK[i]!);
         } else {
-          // hard row with post-step projection: G u⁺ = −τ κ with τ the time from where G was
-          // evaluated to the end of the step (G_{k+1} u⁺ ≈ (G + τĠ) u⁺ = 0)
           R[i] = regularize;
-          target[i] = -biasStep * kappa[i]!;
+          target[i] = -tau * kappa[i]!;
         }
         Gm.addEntry(this.slotCC[ci]!, r, r, -R[i]!);
       }
@@ -209,10 +235,10 @@ export class ConstraintSystem {
     return e;
   }
 
-  /** recomputes g(q) only */
-  violation(ctx: ConstraintContext): void {
+  /** recomputes g(q) only, into `out` (default g) */
+  violation(ctx: ConstraintContext, out: Float64Array = this.g): void {
     const cons = this.model.constraints;
-    for (let ci = 0; ci < cons.length; ci++) cons[ci]!.violation(ctx, this.g, this.model.rowStart[ci]!);
+    for (let ci = 0; ci < cons.length; ci++) cons[ci]!.violation(ctx, out, this.model.rowStart[ci]!);
   }
 
   /** the constraint and row of KKT row i (0-based among the m rows) */

@@ -63,7 +63,7 @@ function rates(ws: Workspace, q: Float64Array, u: Float64Array, s: Rk4Scratch, k
   ws.factor(0, 0);
   ws.constraintRhs(s.fs, 'acceleration');
   ws.solveWith(s.fs, s.a);
-  ws.storeLambda(s.a, weight, first ? 0 : 1);
+  ws.storeLambda(s.a, weight, first ? 0 : 1, true);
   ku.fill(0);
   ws.scatterAdd(ku, s.a, 1);
 }

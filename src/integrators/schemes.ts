@@ -30,11 +30,14 @@ import type { State } from '../model/state.js';
 export class SchemeScratch {
   readonly s1: Float64Array; readonly s2: Float64Array; readonly s3: Float64Array; readonly s4: Float64Array;
   readonly v1: Float64Array;
+  readonly c1: Float64Array;   // (m) constraint right-hand side kept between two solves
+  readonly c2: Float64Array;   // (m) compliant-row λ at the start of the step
   /** nKkt = n + m: velocity unknowns then constraint rows */
-  constructor(nKkt: number, nu: number) {
+  constructor(nKkt: number, nu: number, m: number) {
     this.s1 = new Float64Array(nKkt); this.s2 = new Float64Array(nKkt);
     this.s3 = new Float64Array(nKkt); this.s4 = new Float64Array(nKkt);
     this.v1 = new Float64Array(nu);
+    this.c1 = new Float64Array(m); this.c2 = new Float64Array(m);
   }
 }
 
@@ -71,7 +74,7 @@ function linearlyImplicit(theta: number): Scheme {
     // second order only: K −= ∂(M a)/∂q at a = M⁻¹ f (the mass variation)
     if (theta !== 1) { ws.massInverse(s.s2, s.s1); ws.addMassVariation(s.s2); }
     if (theta === 1) ws.constraints(q, u, h, 'velocity');
-    else ws.constraintsAtMidpoint(q, u, h);
+    else ws.constraintsAtMidpoint(q, u, h, 'second');
     ws.factor(theta * h, theta * theta * h * h);
     // rhs = [h (f + θ h K u); c − G u]
     ws.gather(s.s3, u);
@@ -97,33 +100,43 @@ function linearlyImplicit(theta: number): Scheme {
 export const implicitEuler: Scheme = linearlyImplicit(1);
 export const trapezoidal: Scheme = linearlyImplicit(0.5);
 
-/** 000 §0.9.4: two solves with M − (h/2)D; the position Jacobian is not used */
+/**
+ * 000 §0.9.4: two solves with M − (h/2)D; the position Jacobian is not used. Hard constraint
+ * rows act on both velocities (ERRATA C); compliant rows act as their spring forces, explicit
+ * in position like every other force of this scheme.
+ */
 export const bridsonMarino: Scheme = (ws, st, h, s) => {
   const { q, u } = st;
-  // forces, velocity Jacobian and mass at the start of the step
+  const n = ws.model.nSolve, m = ws.model.nRows, cs = ws.cs;
+  // forces (with compliant constraint forces), velocity Jacobian and mass at the start of the step
   ws.mass(q);
   ws.gather(s.s1, ws.fs.forces(q, u));
   ws.fs.jacobians(q, u);
-  ws.constraintsAtMidpoint(q, u, h);
+  ws.compliantForces(q, u, s.s1);
+  s.c2.set(cs.lambdaForce);
+  ws.constraintsAtMidpoint(q, u, h, 'half');
   ws.factor(0.5 * h, 0);
   // half-step velocity, constrained: (M − (h/2)D) Δu½ = (h/2) f_k
-  const n = ws.model.nSolve;
   for (let i = 0; i < n; i++) s.s3[i] = 0.5 * h * s.s1[i]!;
   ws.constraintRhs(s.s3, 'velocity');
+  for (let i = 0; i < m; i++) s.c1[i] = s.s3[n + i]!;
   ws.solveWith(s.s3, s.s2);
   // q⁺ = q ⊕ h u½
   s.v1.set(u);
   ws.scatterAdd(s.v1, s.s2, 1);
   ws.advance(q, s.v1, h);
-  // f′ = M(q_k) M(q⁺)⁻¹ f(q⁺, u_k); (M − (h/2)D) Δu = (h/2)(f_k + f′)
+  // f′ = M(q_k) M(q⁺)⁻¹ f(q⁺, u_k) (with the compliant forces at q⁺); (M − (h/2)D) Δu = (h/2)(f_k + f′)
   ws.gather(s.s4, ws.fs.forces(q, u));
+  ws.compliantForces(q, u, s.s4);
   ws.massInverse(s.s4, s.s4);
   ws.mulM(s.s2, s.s4);
   s.s4.set(s.s2);
-  // the constraints again on u⁺ (ERRATA C), same rows as the half step
+  // the hard rows again on u⁺ (ERRATA C), same rows as the half step
   for (let i = 0; i < n; i++) s.s3[i] = 0.5 * h * (s.s1[i]! + s.s4[i]!);
-  ws.constraintRhs(s.s3, 'velocity');
+  for (let i = 0; i < m; i++) s.s3[n + i] = s.c1[i]!;
   ws.solveWith(s.s3, s.s2);
   ws.storeLambda(s.s2, 1 / h);
+  // compliant rows report the mean of their start and end forces
+  for (let i = 0; i < m; i++) if (!cs.hard[i]) cs.lambda[i] = 0.5 * (s.c2[i]! + cs.lambdaForce[i]!);
   ws.scatterAdd(u, s.s2, 1);
 };

@@ -5,7 +5,8 @@
  * [[M, Gᵀ], [G, −R]] [δq; μ] = [0; −g] at the new configuration and iterated until
  * max |g| ≤ 1e-12 over the hard rows: chord iterations on one factorization while each reduces
  * the violation a hundredfold, Newton (G re-evaluated and refactored) when one does not. Velocities: the same matrix
- * with [0; −G u] removes the velocity component that violates ġ = 0, i.e. u ← P_v u.
+ * refactored at the final configuration with [0; −G u] removes the velocity component that
+ * violates ġ = 0 there, i.e. u ← P_v(q⁺) u.
  * Compliant rows are left alone (they are springs). Used when the model's stabilization method
  * is 'projection' (the default).
  */
@@ -21,6 +22,8 @@ export class Projection {
   private readonly x: Float64Array;     // (nKkt)
   /** iterations used by the last projection */
   iterations = 0;
+  /** projections that stopped above the tolerance (reported in the simulation's diagnostics) */
+  unconverged = 0;
 
   constructor(private readonly ws: Workspace) {
     this.rhs = new Float64Array(ws.model.nKkt);
@@ -49,7 +52,9 @@ export class Projection {
       e = e1;
     }
     this.iterations = it;
-    // velocities: ġ = G u = 0 on the hard rows
+    if (e > PROJECTION_TOL) this.unconverged++;
+    // velocities at the final configuration: ġ = G(q⁺) u = 0 on the hard rows
+    if (it > 0) this.factor(q, u);
     rhs.fill(0);
     for (let i = 0; i < m; i++) rhs[n + i] = cs.hard[i] ? -cs.Gu[i]! : 0;
     ws.solveWith(rhs, x);

@@ -189,25 +189,25 @@ export class Workspace {
 
   /**
    * Factors A (already assembled). With constraint rows, a zero or near-zero pivot of a hard row
-   * means redundant constraints: the hard rows get a tiny regularization R (1e-10 of the median
+   * means redundant constraints: the hard rows get a tiny regularization R (1e-8 of the median
    * constraint pivot), the matrix is refactored, and the constraints concerned are recorded in
    * `redundant` (the simulation warns once per name).
    */
   private factorKkt(): void {
     const A = this.A, n = this.model.nSolve, m = this.model.nRows;
     let msg = this.solver.factor(this.fs.layout, A, n);
-    if (m > 0 && this.cs.hasHardRows) {
+    // look for redundancy until it has been found once (its R then stays, set by `rows`), or on failure
+    if (m > 0 && this.cs.hasHardRows && (this.regularization === 0 || this.solver.failedAt >= n)) {
       const failed = this.solver.failedAt >= n;
       const typical = this.solver.smallPivots(n, 1e-9, this.small, this.pivotScratch);
       if (failed || this.small.length > 0) {
-        // name the constraints, then regularize the hard rows and refactor
-        for (const i of failed ? [this.solver.failedAt] : this.small) {
-          const c = this.model.constraints[this.cs.rowOwner(i - n).constraint]!;
-          this.redundant.add(c.name);
-        }
-        const reg = 1e-10 * (typical > 0 ? typical : 1);
+        // name the constraints, then regularize the hard rows and refactor; R sits above the
+        // detection threshold, so regularized rows are not flagged again
+        if (failed) this.redundant.add(this.model.constraints[this.cs.rowOwner(this.solver.failedAt - n).constraint]!.name);
+        for (let k = 0; k < this.small.length; k++) this.redundant.add(this.model.constraints[this.cs.rowOwner(this.small[k]! - n).constraint]!.name);
+        const reg = 1e-8 * (typical > 0 ? typical : 1), add = reg - this.regularization;
         this.regularization = reg;
-        for (let i = 0; i < m; i++) if (this.cs.hard[i]) A[this.rowDiag[i]!] = A[this.rowDiag[i]!]! - reg;
+        for (let i = 0; i < m; i++) if (this.cs.hard[i]) A[this.rowDiag[i]!] = A[this.rowDiag[i]!]! - add;
         msg = this.solver.factor(this.fs.layout, A, n);
       }
     }
@@ -287,7 +287,7 @@ export class Workspace {
     this.cs.evaluate(ctx, this.Gm, level === 'acceleration', fc);
     // first-order velocity steps take G u⁺ = 0 (no derivative term): measured on the falling
     // 100-link chain, the extrapolation −hκ from q_k fed energy into the whip until it diverged
-    this.cs.rows(this.Gm, h, this.model.settings.stabilization, this.regularization, level, level === 'velocity' ? 0 : h);
+    this.cs.rows(this.Gm, h, this.model.settings.stabilization, this.regularization, level === 'velocity' ? 'first' : 'acceleration', this.cs.g);
   }
 
   /**
@@ -297,14 +297,26 @@ export class Workspace {
    * and Bridson-Marino drop to first order on curved constraints (the period of a 90° pendulum
    * was 1% long at h = 1 ms).
    */
-  constraintsAtMidpoint(q: Float64Array, u: Float64Array, h: number): void {
+  constraintsAtMidpoint(q: Float64Array, u: Float64Array, h: number, scheme: 'second' | 'half'): void {
     if (this.model.nRows === 0) return;
+    // g at q_k for the compliant and stabilization terms, then everything else at the midpoint
+    this.cs.violation(this.fs.bind(q, u), this.cs.gK);
     this.qMid.set(q);
     this.advance(this.qMid, u, 0.5 * h);
     const ctx = this.fs.bind(this.qMid, u);
-    this.cs.evaluate(ctx, this.Gm, false, null);
-    this.cs.rows(this.Gm, h, this.model.settings.stabilization, this.regularization, 'velocity', 0.5 * h);
+    this.cs.evaluate(ctx, this.Gm, scheme === 'half', null);
+    this.cs.rows(this.Gm, h, this.model.settings.stabilization, this.regularization, scheme, this.cs.gK);
     this.fs.bind(q, u);
+  }
+
+  /**
+   * fc += Gᵀλ of the compliant rows at (q, u), λ = −(g + βġ)/α: compliance applied as the spring
+   * it is, explicit in position (Bridson-Marino, which uses no position Jacobian, 000 §0.9.4).
+   * Overwrites the constraint stage's g, G u and κ (not the targets).
+   */
+  compliantForces(q: Float64Array, u: Float64Array, fc: Float64Array): void {
+    if (!this.cs.hasCompliantRows) return;
+    this.cs.evaluate(this.fs.bind(q, u), this.Gm, true, fc);
   }
 
   /** the constraint part of a KKT right-hand side: c − G u (velocity increments) or c (accelerations) */
@@ -313,10 +325,13 @@ export class Workspace {
     for (let i = 0; i < cs.m; i++) rhs[n + i] = level === 'velocity' ? cs.target[i]! - cs.Gu[i]! : cs.target[i]!;
   }
 
-  /** λ ← w·λ + s·(−μ) from a KKT solution x (μ = −λ̃; s = 1/h for impulses, 1 for forces) */
-  storeLambda(x: Float64Array, s: number, w = 0): void {
-    const n = this.model.nSolve, lam = this.cs.lambda;
-    for (let i = 0; i < lam.length; i++) lam[i] = w * lam[i]! - s * x[n + i]!;
+  /**
+   * λ ← w·λ + s·(−μ) from a KKT solution x (μ = −λ̃; s = 1/h for impulses, 1 for forces). At the
+   * acceleration level compliant rows are forces: their λ comes from `lambdaForce`.
+   */
+  storeLambda(x: Float64Array, s: number, w = 0, accel = false): void {
+    const n = this.model.nSolve, cs = this.cs, lam = cs.lambda;
+    for (let i = 0; i < lam.length; i++) lam[i] = w * lam[i]! + (accel && !cs.hard[i] ? s * cs.lambdaForce[i]! : -s * x[n + i]!);
   }
 
   /** out (solve layout) ← v (velocity layout) */
