@@ -46,6 +46,24 @@ export interface SolveReport {
   inertia: string | null;
 }
 
+/** the k-th smallest of a[0 … n) (Hoare's selection, in place, O(n) expected, deterministic pivots) */
+function quickselect(a: Float64Array, n: number, k: number): number {
+  let lo = 0, hi = n - 1;
+  while (hi > lo) {
+    // median-of-three pivot
+    const mid = (lo + hi) >> 1, x = a[lo]!, y = a[mid]!, z = a[hi]!;
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) { const t = a[i]!; a[i] = a[j]!; a[j] = t; i++; j--; }
+    }
+    if (k <= j) hi = j; else if (k >= i) lo = i; else return a[k]!;
+  }
+  return a[k]!;
+}
+
 export class StepSolver {
   private symbolic: LdltSymbolic | null = null;
   private numeric: LdltNumeric | null = null;
@@ -105,8 +123,7 @@ export class StepSolver {
     let c = 0;
     for (let k = 0; k < sym.n; k++) if (sym.perm[k]! >= from) scratch[c++] = Number.isFinite(num.D[k]!) ? Math.abs(num.D[k]!) : 0;
     if (c === 0) return 0;
-    const mags = scratch.subarray(0, c).sort();
-    const median = mags[c >> 1]!;
+    const median = quickselect(scratch, c, c >> 1);
     for (let k = 0; k < sym.n; k++) {
       const i = sym.perm[k]!;
       if (i >= from && !(Math.abs(num.D[k]!) > tol * median)) out.push(i);
