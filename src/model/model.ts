@@ -51,8 +51,9 @@ export interface Marker {
 
 /**
  * How hard bilateral constraints are kept on their manifold (docs/constraints.md):
- * - 'projection' (default): velocity rows G u⁺ = −h κ (the derivative term), then a post-step
- *   mass-weighted projection of positions and velocities onto the constraints (000 §0.5-0.6);
+ * - 'projection' (default): velocity rows G u⁺ = 0 (first-order schemes, G at q_k) or
+ *   G_mid u⁺ = −(h/2)κ (second-order schemes, G at the midpoint), then a post-step mass-weighted
+ *   projection of positions and velocities onto the constraints (000 §0.5-0.6);
  * - 'baumgarte': g̈ + α ġ + β g = 0 at the velocity level (004), no projection;
  * - 'spook': the regularized, stabilized rows of 001 eq. 23 with relaxation d steps, no projection.
  */
