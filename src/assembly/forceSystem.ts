@@ -18,6 +18,7 @@ export class ForceSystem {
   readonly f: Float64Array;         // (nu) generalized forces
   private readonly pm = new PointMap();
   private ctx: ForceContext;
+  private ctx2: ForceContext;
 
   /** `register` adds further blocks (the constraint rows) before the pattern is built */
   constructor(readonly model: Model, register?: (pattern: BlockPattern) => void) {
@@ -32,6 +33,7 @@ export class ForceSystem {
     this.D = new BlockMatrix(this.layout);
     this.f = new Float64Array(model.nu);
     this.ctx = { model, q: model.initialQ, u: model.initialU, kin: this.kin, pm: this.pm };
+    this.ctx2 = this.ctx;
   }
 
   /** points the evaluation at (q, u), makes every force hold this pattern's slots, refreshes the body caches */
@@ -41,7 +43,12 @@ export class ForceSystem {
       const f = forces[i]!;
       if (f.boundSignature !== sig) { f.setup(this.pattern); f.boundSignature = sig; }
     }
-    if (this.ctx.q !== q || this.ctx.u !== u) this.ctx = { model: this.model, q, u, kin: this.kin, pm: this.pm };
+    // keep two contexts (the step's state and the second-order schemes' midpoint): no allocation
+    if (this.ctx.q !== q || this.ctx.u !== u) {
+      const other = this.ctx2;
+      this.ctx2 = this.ctx;
+      this.ctx = other.q === q && other.u === u ? other : { model: this.model, q, u, kin: this.kin, pm: this.pm };
+    }
     this.kin.update(q);
     return this.ctx;
   }
