@@ -14,6 +14,8 @@ import type { Workspace } from './workspace.js';
 
 /** target violation of the hard rows after projection (m or rad) */
 export const PROJECTION_TOL = 1e-12;
+/** target |G u| of the hard rows after the velocity projection (m/s or rad/s) */
+export const PROJECTION_VEL_TOL = 1e-13;
 /** projection iterations at most */
 export const PROJECTION_MAX_ITER = 12;
 
@@ -53,12 +55,22 @@ export class Projection {
     }
     this.iterations = it;
     if (e > PROJECTION_TOL) this.unconverged++;
-    // velocities at the final configuration: ġ = G(q⁺) u = 0 on the hard rows
-    if (it > 0) this.factor(q, u);
-    rhs.fill(0);
-    for (let i = 0; i < m; i++) rhs[n + i] = cs.hard[i] ? -cs.Gu[i]! : 0;
-    ws.solveWith(rhs, x);
-    ws.scatterAdd(u, x, 1);
+    // velocities at the final configuration: ġ = G(q⁺) u = 0 on the hard rows, by chord
+    // iterations on the factorization above (G(q⁺) differs from its G by the small correction)
+    if (it > 0) cs.evaluate(ws.fs.bind(q, u), ws.Gm, true, null);
+    for (let k = 0; ; k++) {
+      let ev = 0;
+      for (let i = 0; i < m; i++) if (cs.hard[i]) ev = Math.max(ev, Math.abs(cs.Gu[i]!));
+      if (ev <= PROJECTION_VEL_TOL) break;
+      if (k === PROJECTION_MAX_ITER) { this.unconverged++; break; }
+      rhs.fill(0);
+      for (let i = 0; i < m; i++) rhs[n + i] = cs.hard[i] ? -cs.Gu[i]! : 0;
+      ws.solveWith(rhs, x, 1e-12);
+      ws.scatterAdd(u, x, 1);
+      // G(q⁺) u from the assembled G(q⁺)
+      ws.gather(x, u);
+      ws.mulConstraintRows(cs.Gu, x);
+    }
   }
 
   /** assembles and factors [[M, Gᵀ], [G, −R]] at (q, u) (G u too, for the velocity projection) */

@@ -228,8 +228,11 @@ export class Workspace {
   solveWith(rhs: Float64Array, x: Float64Array, tol?: number): SolveReport {
     const rep = this.solver.solve(rhs, x, tol);
     if (!Number.isFinite(rep.residual)) this.reportNonFinite(rhs);
-    if (rep.residual > this.maxResidual) this.maxResidual = rep.residual;
-    if (!rep.converged) this.unconverged++;
+    // a loose solve (tol given) sits inside an iteration that checks its own convergence
+    if (tol === undefined) {
+      if (rep.residual > this.maxResidual) this.maxResidual = rep.residual;
+      if (!rep.converged) this.unconverged++;
+    }
     return rep;
   }
 
@@ -332,6 +335,20 @@ export class Workspace {
   storeLambda(x: Float64Array, s: number, w = 0, accel = false): void {
     const n = this.model.nSolve, cs = this.cs, lam = cs.lambda;
     for (let i = 0; i < lam.length; i++) lam[i] = w * lam[i]! + (accel && !cs.hard[i] ? s * cs.lambdaForce[i]! : -s * x[n + i]!);
+  }
+
+  /** out (m) ← G x for a KKT-layout x, from the assembled constraint blocks (Gm) */
+  mulConstraintRows(out: Float64Array, x: Float64Array): void {
+    const L = this.fs.layout, n = this.model.nSolve, v = this.Gm.values;
+    out.fill(0);
+    for (let j = 0; j < n; j++) {
+      const xj = x[j]!;
+      if (xj === 0) continue;
+      for (let p = L.colPtr[j]!; p < L.colPtr[j + 1]!; p++) {
+        const r = L.rowIdx[p]!;
+        if (r >= n) out[r - n] = out[r - n]! + v[p]! * xj;
+      }
+    }
   }
 
   /** out (solve layout) ← v (velocity layout) */
