@@ -14,7 +14,7 @@ import { writeFileSync, renameSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { clothModel } from '../examples/scenes.js';
+import { clothModel, chainOfBodies } from '../examples/scenes.js';
 import { Simulation } from '../src/simulation.js';
 import { ModelBuilder } from '../src/model/builder.js';
 import { Workspace } from '../src/integrators/workspace.js';
@@ -97,8 +97,69 @@ function allocationPerStep(make: () => Simulation, steps: number): number {
   return (process.memoryUsage().heapUsed - before) / steps;
 }
 
+/** the largest |g| over all constraint rows at the current state */
+function maxViolation(sim: Simulation, g: Float64Array): number {
+  const ctx = sim.ws.fs.bind(sim.state.q, sim.state.u);
+  sim.model.constraints.forEach((c, k) => c.violation(ctx, g, sim.model.rowStart[k]!));
+  let e = 0;
+  for (let i = 0; i < g.length; i++) e = Math.max(e, Math.abs(g[i]!));
+  return e;
+}
+
+/** chain100 (issue 3): median ms/step over `runs` runs of 1000 steps, worst joint separation, energy change */
+function chain100(integrator: 'implicit-euler' | 'trapezoidal', runs: number) {
+  const times: number[] = [];
+  let worst = 0, dE = 0;
+  for (let r = 0; r < runs; r++) {
+    const sim = new Simulation(chainOfBodies(100, { integrator }));
+    const g = new Float64Array(sim.model.nRows), E0 = sim.energy().total;
+    const t0 = performance.now();
+    for (let i = 0; i < 1000; i++) {
+      sim.step();
+      // the separation check is outside the timed part on the first run only
+      if (r === 0 && i % 10 === 9) { const t1 = performance.now(); worst = Math.max(worst, maxViolation(sim, g)); t0Shift += performance.now() - t1; }
+    }
+    times.push((performance.now() - t0 - t0Shift) / 1000);
+    t0Shift = 0;
+    dE = sim.energy().total - E0;
+  }
+  return { integrator, msPerStep: median(times), maxJointSeparation: worst, energyChange: dE };
+}
+let t0Shift = 0;
+
+/** ms/step of an n-link ball-joint chain (median of `steps` steps after 5 warm-up steps) */
+function chainScaling(n: number, steps: number): { links: number; msPerStep: number } {
+  const sim = new Simulation(chainOfBodies(n, { integrator: 'implicit-euler' }));
+  sim.steps(5);
+  const times: number[] = [];
+  for (let i = 0; i < steps; i++) { const t = performance.now(); sim.step(); times.push(performance.now() - t); }
+  return { links: n, msPerStep: median(times) };
+}
+
 function main(): void {
   const quick = process.argv.includes('--quick');
+  // chain100 and chain scaling (issue 3)
+  const chains = (['trapezoidal', 'implicit-euler'] as const).map((integ) => {
+    const r = chain100(integ, quick ? 1 : 5);
+    log(`chain100 ${integ}: ${r.msPerStep.toFixed(3)} ms/step (median), max joint separation ${r.maxJointSeparation.toExponential(2)} m, energy change ${r.energyChange.toFixed(3)} J`);
+    return r;
+  });
+  const scaling = (quick ? [100, 1000] : [100, 1000, 10000]).map((n) => {
+    const r = chainScaling(n, n >= 10000 ? 5 : 20);
+    log(`chain of ${n} links: ${r.msPerStep.toFixed(3)} ms/step (median)`);
+    return r;
+  });
+  const chainExponent = fitExponent(scaling.map((c) => c.links), scaling.map((c) => c.msPerStep));
+  log(`chain scaling exponent in links: ${chainExponent.toFixed(3)}`);
+  const chainHeap = (() => {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    const sim = new Simulation(chainOfBodies(100, { integrator: 'implicit-euler' }));
+    sim.steps(200); gc?.(); gc?.();
+    const before = process.memoryUsage().heapUsed;
+    sim.steps(quick ? 500 : 5000); gc?.(); gc?.();
+    return { steps: quick ? 500 : 5000, growthKB: (process.memoryUsage().heapUsed - before) / 1024 };
+  })();
+  log(`chain100 heap over ${chainHeap.steps} steps: ${chainHeap.growthKB.toFixed(1)} KB growth`);
   const sizes = quick ? [10, 20] : [10, 20, 50, 100];
   log(`vinculum core benchmarks (${new Date().toISOString()}, node ${process.version})`);
   const cloth = sizes.map((n) => {
@@ -128,7 +189,7 @@ function main(): void {
   const dir = join(here, '..', '..', 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `core-${new Date().toISOString().slice(0, 10)}${quick ? '-quick' : ''}.json`);
-  const body = JSON.stringify({ date: new Date().toISOString(), node: process.version, cloth, clothExponent: exponent, ldlt: { n: nL, runs: ldlt }, heap: hp, allocation: alloc }, null, 2) + '\n';
+  const body = JSON.stringify({ date: new Date().toISOString(), node: process.version, cloth, clothExponent: exponent, ldlt: { n: nL, runs: ldlt }, heap: hp, allocation: alloc, chain100: chains, chainScaling: scaling, chainExponent, chainHeap }, null, 2) + '\n';
   writeFileSync(file + '.tmp', body);
   renameSync(file + '.tmp', file);
   log(`results: ${file}`);
