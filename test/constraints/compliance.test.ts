@@ -12,6 +12,7 @@ import { AxialSpring } from '../../src/forces/pathSpring.js';
 import { LinearMaterial } from '../../src/forces/materials.js';
 import type { RigidBody } from '../../src/model/model.js';
 import type { IntegratorName } from '../../src/integrators/names.js';
+import { period } from '../helpers/sim.js';
 
 function oscillator(integrator: IntegratorName, h: number, alpha: number, beta = 0) {
   const b = new ModelBuilder();
@@ -21,17 +22,6 @@ function oscillator(integrator: IntegratorName, h: number, alpha: number, beta =
   return new Simulation(b.build(), { integrator, step: h });
 }
 
-/** mean period from upward zero crossings of a signal */
-function period(sim: Simulation, signal: (s: Simulation) => number, steps: number): number {
-  const cr: number[] = [];
-  let prev = signal(sim), tp = sim.state.t;
-  sim.steps(steps, (s) => {
-    const v = signal(s), t = s.state.t;
-    if (prev < 0 && v >= 0) cr.push(tp + (t - tp) * (-prev / (v - prev)));
-    prev = v; tp = t;
-  });
-  return (cr[cr.length - 1]! - cr[0]!) / (cr.length - 1);
-}
 
 describe('compliant distance constraint', () => {
   const k = 400, m = 0.5, Tex = 2 * Math.PI / Math.sqrt(k / m);

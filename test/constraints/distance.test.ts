@@ -10,12 +10,10 @@ import { describe, it, expect } from 'vitest';
 import { ModelBuilder } from '../../src/model/builder.js';
 import type { Model, Vec3Tuple, QuatTuple } from '../../src/model/model.js';
 import type { PointRef } from '../../src/model/points.js';
-import { Kinematics } from '../../src/model/kinematics.js';
-import type { ConstraintContext } from '../../src/constraints/constraint.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
 import { ModelError } from '../../src/model/errors.js';
-import { quatIntegrateWorld } from '../../src/math/quat.js';
-import { retract, relErr, rng } from '../helpers/fd.js';
+import { relErr, rng } from '../helpers/fd.js';
+import { context, flow, perturb } from '../helpers/constraints.js';
 
 const TOL = 1e-6;
 const FD_EPS = 1e-3;
@@ -53,35 +51,8 @@ function scene(seed: number, e1: End, e2: End) {
   return { model, c, r, u, p1, p2 };
 }
 
-function context(model: Model, q: Float64Array, u: Float64Array): ConstraintContext {
-  const kin = new Kinematics(model);
-  kin.update(q);
-  return { model, q, u, kin };
-}
 
-/** q ⊕ εu over all components (non-dynamic ones too) */
-function flow(model: Model, q: Float64Array, u: Float64Array, eps: number): Float64Array {
-  const out = q.slice(), tmp = new Float64Array(4);
-  for (const c of model.components) {
-    for (let k = 0; k < 3; k++) out[c.qOffset + k] = out[c.qOffset + k]! + eps * u[c.uOffset + k]!;
-    if (c.kind === 'body') quatIntegrateWorld(out, c.qOffset + 3, u[c.uOffset + 3]!, u[c.uOffset + 4]!, u[c.uOffset + 5]!, eps, tmp);
-  }
-  return out;
-}
 
-/** q ⊕ ε e_j of component c: `retract` when dynamic, the same step otherwise */
-function perturb(model: Model, q: Float64Array, c: number, j: number, eps: number): Float64Array {
-  const comp = model.components[c]!;
-  if (comp.dynamic) {
-    const d = new Float64Array(model.nSolve);
-    const b = Array.from(model.blockComponent).indexOf(c);
-    d[model.blockStart[b]! + j] = eps;
-    return retract(model, q, d);
-  }
-  const u = new Float64Array(model.nu);
-  u[comp.uOffset + j] = 1;
-  return flow(model, q, u, eps);
-}
 
 /** the fourth-order central stencil (see joint.test.ts) */
 function central(f: (eps: number) => number, eps = FD_EPS): number {

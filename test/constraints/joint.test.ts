@@ -12,15 +12,14 @@
 import { describe, it, expect } from 'vitest';
 import { ModelBuilder } from '../../src/model/builder.js';
 import type { Model, RigidBody, Vec3Tuple, QuatTuple } from '../../src/model/model.js';
-import { Kinematics } from '../../src/model/kinematics.js';
-import type { ConstraintContext } from '../../src/constraints/constraint.js';
 import { Joint, JOINT_PRESETS, GIMBAL_SINGULAR_TOL, type JointType, type JointMask } from '../../src/constraints/joint.js';
 import { ModelError } from '../../src/model/errors.js';
-import { quatMul, quatConj, quatFromAxisAngle, quatIntegrateWorld, quatToMat3, quatRotate } from '../../src/math/quat.js';
+import { quatMul, quatConj, quatFromAxisAngle, quatToMat3, quatRotate } from '../../src/math/quat.js';
 import { mulAtB3 } from '../../src/math/mat3.js';
 import { mat3ToRpy, rpyToMat3, omegaToRpyRate } from '../../src/math/rpy.js';
 import { pose, poseCompose, poseInverse, type Pose } from '../../src/math/transform.js';
-import { retract, relErr, rng } from '../helpers/fd.js';
+import { relErr, rng } from '../helpers/fd.js';
+import { context, flow, perturb } from '../helpers/constraints.js';
 
 const TOL = 1e-6;
 const FD_EPS = 1e-3;
@@ -54,36 +53,8 @@ function scene(seed: number, type: JointType | JointMask, a: Side, b: Side, extr
   return { model, joint, A, B, r, u };
 }
 
-function context(model: Model, q: Float64Array, u: Float64Array): ConstraintContext {
-  const kin = new Kinematics(model);
-  kin.update(q);
-  return { model, q, u, kin };
-}
 
-/** q ⊕ εu over all components (non-dynamic ones too): x += εv, R ← exp(ε[ω]) R */
-function flow(model: Model, q: Float64Array, u: Float64Array, eps: number): Float64Array {
-  const out = q.slice(), tmp = new Float64Array(4);
-  for (const c of model.components) {
-    for (let k = 0; k < 3; k++) out[c.qOffset + k] = out[c.qOffset + k]! + eps * u[c.uOffset + k]!;
-    if (c.kind === 'body') quatIntegrateWorld(out, c.qOffset + 3, u[c.uOffset + 3]!, u[c.uOffset + 4]!, u[c.uOffset + 5]!, eps, tmp);
-  }
-  return out;
-}
 
-/** q ⊕ ε e_j of component c: `retract` for a dynamic component, the same step for a non-dynamic one */
-function perturb(model: Model, q: Float64Array, c: number, j: number, eps: number): Float64Array {
-  const comp = model.components[c]!;
-  if (comp.dynamic) {
-    const d = new Float64Array(model.nSolve);
-    let s = 0;
-    for (let b = 0; b < model.blockComponent.length; b++) if (model.blockComponent[b] === c) s = model.blockStart[b]!;
-    d[s + j] = eps;
-    return retract(model, q, d);
-  }
-  const u = new Float64Array(model.nu);
-  u[comp.uOffset + j] = 1;
-  return flow(model, q, u, eps);
-}
 
 function violation(j: Joint, model: Model, q: Float64Array, u: Float64Array): Float64Array {
   const g = new Float64Array(j.rows);

@@ -9,18 +9,8 @@ import { ModelBuilder } from '../../src/model/builder.js';
 import { Simulation } from '../../src/simulation.js';
 import { AxialSpring } from '../../src/forces/pathSpring.js';
 import { LinearMaterial } from '../../src/forces/materials.js';
+import { period } from '../helpers/sim.js';
 
-/** mean period of a signal from its upward zero crossings (linear interpolation) */
-function period(sim: Simulation, signal: (s: Simulation) => number, steps: number): number {
-  const crossings: number[] = [];
-  let prev = signal(sim), tPrev = sim.state.t;
-  sim.steps(steps, (s) => {
-    const v = signal(s), t = s.state.t;
-    if (prev < 0 && v >= 0) crossings.push(tPrev + (t - tPrev) * (-prev / (v - prev)));
-    prev = v; tPrev = t;
-  });
-  return (crossings[crossings.length - 1]! - crossings[0]!) / (crossings.length - 1);
-}
 
 describe('axial spring small oscillations', () => {
   it('two particles: ω = √(k (m₁ + m₂)/(m₁ m₂))', () => {
