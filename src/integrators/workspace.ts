@@ -181,10 +181,12 @@ export class Workspace {
   factor(a0: number, a1: number, withJacobians = true): void {
     const A = this.A, M = this.M.values, K = this.fs.K.values, D = this.fs.D.values, G = this.Gm.values;
     const m = this.model.nRows;
-    if ((a0 === 0 && a1 === 0) || !withJacobians) { if (m === 0) A.set(M); else for (let k = 0; k < A.length; k++) A[k] = M[k]! + G[k]!; }
+    // M and the constraint blocks are symmetric by construction; K and D in general are not
+    const symmetric = (a0 === 0 && a1 === 0) || !withJacobians;
+    if (symmetric) { if (m === 0) A.set(M); else for (let k = 0; k < A.length; k++) A[k] = M[k]! + G[k]!; }
     else if (m === 0) for (let k = 0; k < A.length; k++) A[k] = M[k]! - a0 * D[k]! - a1 * K[k]!;
     else for (let k = 0; k < A.length; k++) A[k] = M[k]! - a0 * D[k]! - a1 * K[k]! + G[k]!;
-    this.factorKkt();
+    this.factorKkt(symmetric);
   }
 
   /**
@@ -193,9 +195,9 @@ export class Workspace {
    * constraint pivot), the matrix is refactored, and the constraints concerned are recorded in
    * `redundant` (the simulation warns once per name).
    */
-  private factorKkt(): void {
+  private factorKkt(symmetric: boolean): void {
     const A = this.A, n = this.model.nSolve, m = this.model.nRows;
-    let msg = this.solver.factor(this.fs.layout, A, n);
+    let msg = this.solver.factor(this.fs.layout, A, n, symmetric);
     // look for redundancy until it has been found once (its R then stays, set by `rows`), or on failure
     if (m > 0 && this.cs.hasHardRows && (this.regularization === 0 || this.solver.failedAt >= n)) {
       const failed = this.solver.failedAt >= n;
@@ -208,7 +210,7 @@ export class Workspace {
         const reg = 1e-8 * (typical > 0 ? typical : 1), add = reg - this.regularization;
         this.regularization = reg;
         for (let i = 0; i < m; i++) if (this.cs.hard[i]) A[this.rowDiag[i]!] = A[this.rowDiag[i]!]! - add;
-        msg = this.solver.factor(this.fs.layout, A, n);
+        msg = this.solver.factor(this.fs.layout, A, n, symmetric);
       }
     }
     if (msg) {

@@ -136,20 +136,27 @@ export class StepSolver {
 
   /**
    * Factors the symmetric part of A (values on `layout`); returns the inertia message or null.
+   * `symmetric` declares A symmetric by construction, which skips forming its symmetric part.
    * Call once per matrix, then `solve` any number of right-hand sides.
    */
-  factor(layout: BlockLayout, values: Float64Array, expectedPositive = layout.n): string | null {
+  factor(layout: BlockLayout, values: Float64Array, expectedPositive = layout.n, symmetric = false): string | null {
     this.analyse(layout, expectedPositive);
     this.A.values = values;
-    cscSymmetrizeValues(this.sym, this.A, this.tmap);
-    let skew = 0, scale = 0;
-    for (let k = 0; k < values.length; k++) {
-      skew = Math.max(skew, Math.abs(values[k]! - this.sym[k]!));
-      scale = Math.max(scale, Math.abs(values[k]!));
+    // symmetric by construction (mass and constraint blocks only): factor the values as they are
+    if (symmetric) {
+      this.skew = 0;
+      this.scale = 1;
+    } else {
+      cscSymmetrizeValues(this.sym, this.A, this.tmap);
+      let skew = 0, scale = 0;
+      for (let k = 0; k < values.length; k++) {
+        skew = Math.max(skew, Math.abs(values[k]! - this.sym[k]!));
+        scale = Math.max(scale, Math.abs(values[k]!));
+      }
+      this.skew = 2 * skew;
+      this.scale = scale;
     }
-    this.skew = 2 * skew;
-    this.scale = scale;
-    const res = this.numeric!.factor(this.sym);
+    const res = this.numeric!.factor(symmetric ? values : this.sym);
     this.failedAt = res.ok ? -1 : res.zeroAt;
     this.report.inertia = res.ok && res.positive === expectedPositive ? null : checkInertia(res, expectedPositive, layout.n - expectedPositive);
     return this.report.inertia;
