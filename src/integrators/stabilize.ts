@@ -44,8 +44,8 @@ export class Projection {
     for (; it < PROJECTION_MAX_ITER && e > PROJECTION_TOL; it++) {
       rhs.fill(0);
       for (let i = 0; i < m; i++) rhs[n + i] = cs.hard[i] ? -cs.g[i]! : 0;
-      // the iteration itself corrects what a loose solve leaves
-      ws.solveWith(rhs, x, 1e-12);
+      // the iteration itself corrects what the factorization alone leaves
+      ws.solveDirect(rhs, x);
       ws.displace(q, x);
       cs.violation(ws.fs.bind(q, u));
       const e1 = cs.maxHardViolation();
@@ -65,7 +65,7 @@ export class Projection {
       if (k === PROJECTION_MAX_ITER) { this.unconverged++; break; }
       rhs.fill(0);
       for (let i = 0; i < m; i++) rhs[n + i] = cs.hard[i] ? -cs.Gu[i]! : 0;
-      ws.solveWith(rhs, x, 1e-12);
+      ws.solveDirect(rhs, x);
       ws.scatterAdd(u, x, 1);
       // G(q⁺) u from the assembled G(q⁺)
       ws.gather(x, u);

@@ -227,6 +227,15 @@ export class Workspace {
    * step matrix throws a `NonFiniteError` naming the first component concerned, so a blow-up is
    * never swallowed by the solver.
    */
+  /**
+   * x ← A⁻¹ rhs by the factorization alone, for symmetric matrices inside an iteration that checks
+   * its own convergence; a non-finite result is reported like in `solveWith`.
+   */
+  solveDirect(rhs: Float64Array, x: Float64Array): void {
+    this.solver.solveDirect(rhs, x);
+    for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i])) this.reportNonFinite(rhs);
+  }
+
   solveWith(rhs: Float64Array, x: Float64Array, tol?: number): SolveReport {
     const rep = this.solver.solve(rhs, x, tol);
     if (!Number.isFinite(rep.residual)) this.reportNonFinite(rhs);

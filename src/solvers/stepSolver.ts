@@ -162,6 +162,15 @@ export class StepSolver {
     return this.report.inertia;
   }
 
+  /**
+   * x ← S⁻¹ b with the factorization alone (no residual, no refinement): for symmetric matrices
+   * inside an iteration that checks its own convergence (the projection).
+   */
+  solveDirect(b: Float64Array, x: Float64Array): void {
+    x.set(b);
+    this.numeric!.solve(x);
+  }
+
   /** x ← A⁻¹ b: refinement for symmetric A, S⁻¹-preconditioned GMRES otherwise */
   solve(b: Float64Array, x: Float64Array, tolerance?: number): SolveReport {
     x.fill(0);
