@@ -183,7 +183,9 @@ export class StepSolver {
       this.report.iterations = this.refineResult.iterations;
       this.report.residual = this.refineResult.residual;
     } else {
-      const g = this.gmres!.solve(this.apply, this.solveS, b, x, Math.max(tol, GMRES_TOL), this.opts.maxRefine ?? 10);
+      // the 2-norm residual cannot go below rounding, about ε√n of the right-hand side
+      const floor = 4 * Number.EPSILON * Math.sqrt(b.length);
+      const g = this.gmres!.solve(this.apply, this.solveS, b, x, Math.max(tol, GMRES_TOL, floor), this.opts.maxRefine ?? 10);
       this.report.iterations = g.iterations;
       this.report.residual = g.residual;
     }
