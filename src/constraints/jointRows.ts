@@ -151,7 +151,17 @@ export class JointKinematics {
   private readonly t2 = new Float64Array(3);
 
   /** frame poses at q: R, lever arm, origin and quaternion of C and D, then d, s and q_CD */
+  private kinSeen: unknown = null;
+  private genSeen = -1;
+
+  /**
+   * The frames at q (cached: recomputed only when the kinematics were updated since, i.e. q
+   * changed; violation, jacobian and bias of one evaluation share one computation)
+   */
   positions(ctx: ConstraintContext, fa: JointFrame, fb: JointFrame): void {
+    if (this.kinSeen === ctx.kin && this.genSeen === ctx.kin.generation) return;
+    this.kinSeen = ctx.kin;
+    this.genSeen = ctx.kin.generation;
     side(ctx, fa, this.RC, this.rC, this.xC, this.qC);
     side(ctx, fb, this.RD, this.rD, this.xD, this.qD);
     for (let i = 0; i < 3; i++) {

@@ -24,8 +24,16 @@ export class Kinematics {
     this.JW = new Float64Array(9 * n);
   }
 
+  /**
+   * Counts the updates: a consumer that derives data from (q, these caches) can skip recomputing
+   * while `generation` (and the Kinematics object) is unchanged. Every change of q reaches the
+   * constraints through `update`.
+   */
+  generation = 0;
+
   /** refreshes the body caches from positions q */
   update(q: Float64Array): void {
+    this.generation++;
     const comps = this.model.components;
     for (let i = 0; i < comps.length; i++) {
       const c = comps[i]!;

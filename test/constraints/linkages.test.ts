@@ -119,3 +119,21 @@ describe('reaction wrenches', () => {
     expect(sim.warnings).toHaveLength(1);
   });
 });
+
+describe('joint frame cache', () => {
+  it('recomputes the frames after the kinematics are updated with a new q (same Kinematics object)', () => {
+    const b = new ModelBuilder();
+    b.addBody({ name: 'arm', mass: 1, inertia: [0.03, 0.03, 0.002, 0, 0, 0], position: [0.25, 0, 0] });
+    const q0 = b.initialQ();
+    const j = Joint.atWorldAxis('h', null, b.componentAt(0) as RigidBody, q0, [0, 0, 0], Y, { type: 'hinge' });
+    b.addConstraint(j);
+    const sim = new Simulation(b.build());
+    const q = sim.state.q, u = sim.state.u, g = new Float64Array(5), g2 = new Float64Array(5);
+    j.violation(sim.ws.fs.bind(q, u), g, 0);
+    expect(Math.max(...g.map(Math.abs))).toBeLessThan(1e-15);
+    // move the body: the same context object, refreshed through bind/update
+    q[0] = q[0]! + 0.1;
+    j.violation(sim.ws.fs.bind(q, u), g2, 0);
+    expect(Math.abs(g2[0]! - 0.1)).toBeLessThan(1e-12);
+  });
+});
