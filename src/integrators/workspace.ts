@@ -381,9 +381,8 @@ export class Workspace {
     }
   }
 
-  /** out (solve layout) = K x or D x with x in the velocity layout gathered */
+  /** out = K x or M x (KKT layout) */
   mulK(out: Float64Array, x: Float64Array): void { this.mulBlock(out, this.fs.K.values, x); }
-  mulD(out: Float64Array, x: Float64Array): void { this.mulBlock(out, this.fs.D.values, x); }
   mulM(out: Float64Array, x: Float64Array): void { this.mulBlock(out, this.M.values, x); }
   private mulBlock(out: Float64Array, values: Float64Array, x: Float64Array): void {
     const L = this.fs.layout;

@@ -6,7 +6,7 @@
  * the source.
  */
 import type { ModelBuilder } from '../model/builder.js';
-import type { RigidBody, Stabilization, Vec3Tuple, QuatTuple } from '../model/model.js';
+import type { Stabilization, Vec3Tuple, QuatTuple } from '../model/model.js';
 import type { PointRef } from '../model/points.js';
 import { POINT_WORLD } from '../model/points.js';
 import { ModelError } from '../model/errors.js';
@@ -68,17 +68,7 @@ function atPath<T>(prefix: string, at: string, make: () => T, base = ''): T {
 }
 
 function frameJoint(b: ModelBuilder, j: Exclude<JointJson, { type: 'distance' }>, name: string, at: string, q0: Float64Array): BilateralConstraint {
-  const body = (ref: string, key: 'bodyA' | 'bodyB'): RigidBody | null => {
-    if (ref === 'world') return null;
-    const i = b.componentIndex(ref);
-    if (i === undefined) throw new ModelError(`${at}.${key}`, `no body named "${ref}" (use a body name or "world")`);
-    const c = b.componentAt(i);
-    if (c.kind !== 'body') throw new ModelError(`${at}.${key}`, `"${ref}" is a particle; joints attach to bodies or "world" (use a distance joint for particles)`);
-    return c;
-  };
-  const A = body(j.bodyA, 'bodyA'), B = body(j.bodyB, 'bodyB');
-  if (!A && !B) throw new ModelError(`${at}.bodyB`, 'bodyA and bodyB are both "world"');
-  if (A && A === B) throw new ModelError(`${at}.bodyB`, `bodyA and bodyB are the same body "${A.name}"`);
+  const [A, B] = b.sides(j.bodyA, j.bodyB, at, 'joints attach to bodies or "world" (use a distance joint for particles)');
   if (!(A?.dynamic ?? false) && !(B?.dynamic ?? false)) throw new ModelError(at, 'joins no dynamic body (both sides are fixed)');
   // per-row parameters: one value or one per row
   const rows = jointLayout(j.type, at).rows;

@@ -10,7 +10,7 @@ import type * as z from 'zod';
 import { ModelFileSchema, MODEL_FORMAT_VERSION, FORCE_TYPES, JOINT_KINDS, type ModelFile, type PointRefJson, type MaterialJson, type BodyJson, type ForceJson } from './schema.js';
 import { addJoints, pointRef, stabilization } from './joints.js';
 import { ModelBuilder, type BodySpec } from '../model/builder.js';
-import type { Model, RigidBody } from '../model/model.js';
+import type { Model } from '../model/model.js';
 import { ModelError } from '../model/errors.js';
 import { Kinematics } from '../model/kinematics.js';
 import { shapeVolume, shapePrincipalInertia } from '../math/spatial.js';
@@ -172,17 +172,7 @@ function pathSpring(b: ModelBuilder, kin: Kinematics, q0: Float64Array, f: Extra
 }
 
 function frameSpring(b: ModelBuilder, f: Extract<ForceJson, { type: 'frame-spring' }>, name: string, at: string, q0: Float64Array): FrameSpring {
-  const body = (ref: string, key: 'bodyA' | 'bodyB'): RigidBody | null => {
-    if (ref === 'world') return null;
-    const i = b.componentIndex(ref);
-    if (i === undefined) throw new ModelError(`${at}.${key}`, `no body named "${ref}" (use a body name or "world")`);
-    const c = b.componentAt(i);
-    if (c.kind !== 'body') throw new ModelError(`${at}.${key}`, `"${ref}" is a particle; frame springs attach to bodies or "world"`);
-    return c;
-  };
-  const A = body(f.bodyA, 'bodyA'), B = body(f.bodyB, 'bodyB');
-  if (!A && !B) throw new ModelError(`${at}.bodyB`, 'bodyA and bodyB are both "world"');
-  if (A && A === B) throw new ModelError(`${at}.bodyB`, `bodyA and bodyB are the same body "${A.name}"`);
+  const [A, B] = b.sides(f.bodyA, f.bodyB, at, 'frame springs attach to bodies or "world"');
   const o = f.frame.orientation;
   const norm = Math.hypot(...o);
   if (!Number.isFinite(norm) || !(norm > 1e-12)) throw new ModelError(`${at}.frame.orientation`, `quaternion ${JSON.stringify(o)} is zero or not finite`);

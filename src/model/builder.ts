@@ -204,22 +204,36 @@ export class ModelBuilder {
   }
 
   /**
+   * The two sides of a two-body element (joint, frame spring): body names or "world", not both
+   * "world", not the same body. `path` prefixes the messages; `particleHint` completes the one
+   * for a particle name.
+   */
+  sides(bodyA: string, bodyB: string, path: string, particleHint: string): [RigidBody | null, RigidBody | null] {
+    const body = (ref: string, key: 'bodyA' | 'bodyB'): RigidBody | null => {
+      if (ref === 'world') return null;
+      const e = this.names.get(ref);
+      if (!e || e.kind === 'marker') throw new ModelError(`${path}.${key}`, `no body named "${ref}" (use a body name or "world")`);
+      const c = this.components[e.index]!;
+      if (c.kind !== 'body') throw new ModelError(`${path}.${key}`, `"${ref}" is a particle; ${particleHint}`);
+      return c;
+    };
+    const A = body(bodyA, 'bodyA'), B = body(bodyB, 'bodyB');
+    if (!A && !B) throw new ModelError(`${path}.bodyB`, 'bodyA and bodyB are both "world"');
+    if (A && A === B) throw new ModelError(`${path}.bodyB`, `bodyA and bodyB are the same body "${A.name}"`);
+    return [A, B];
+  }
+
+  /**
    * Adds a frame spring (6-DOF bushing) between two bodies, or a body and "world", whose two
    * attachment frames coincide at load time with the world frame (position, orientation).
    */
   addFrameSpring(name: string, bodyA: string, bodyB: string, position: Vec3Tuple, orientation: QuatTuple, params: FrameSpringParams): FrameSpring {
-    const body = (n: string, key: string): RigidBody | null => {
-      if (n === 'world') return null;
-      const e = this.names.get(n);
-      if (!e || e.kind !== 'body') throw new ModelError(`frame spring "${name}".${key}`, `no body named "${n}"`);
-      return this.components[e.index] as RigidBody;
-    };
-    const A = body(bodyA, 'bodyA'), B = body(bodyB, 'bodyB');
-    if (A && A === B) throw new ModelError(`frame spring "${name}".bodyB`, `bodyA and bodyB are the same body "${A.name}"`);
+    const [A, B] = this.sides(bodyA, bodyB, `frame spring "${name}"`, 'frame springs attach to bodies or "world"');
     const fs = FrameSpring.atWorldFrame(name, A, B, this.initialQ(), position, orientation, params);
     this.addForce(fs);
     return fs;
   }
+
 
   build(): Model {
     const comps = this.components.slice();

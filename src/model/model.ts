@@ -156,6 +156,4 @@ export class Model {
   /** velocity unknowns of the dynamic components */
   get dof(): number { return this.nSolve; }
 
-  /** the solve block of component index i, or −1 */
-  blockOf(i: number): number { return this.components[i]!.block; }
 }
