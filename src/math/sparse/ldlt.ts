@@ -12,8 +12,10 @@
  *   T. A. Davis, "Algorithm 849: a concise sparse Cholesky factorization package",
  *   ACM TOMS 31(4), 2005: row k of L is the solution of a sparse triangular system
  *   whose pattern is the union of paths from the nonzeros of column k of the upper
- *   triangle up the elimination tree. The symbolic phase walks those paths once to
- *   get the elimination tree and the column counts of L;
+ *   triangle up the elimination tree. The symbolic phase walks those paths to get
+ *   the elimination tree and the column counts of L, then once more to record each
+ *   row's pattern in topological order with the slot of L each entry lands in, so
+ *   the numeric phase (run every step on a fixed pattern) does no graph traversal;
  * - the fill-reducing ordering is AMD (./amd.ts).
  *
  * `LdltSymbolic` is built once per sparsity pattern; `LdltNumeric` preallocates all
@@ -88,6 +90,14 @@ export class LdltSymbolic {
   readonly Lp: Int32Array;
   /** entries of L below the diagonal */
   readonly nnzL: number;
+  /** nnzL: row indices of L, column by column (rows increasing within a column) */
+  readonly Li: Int32Array;
+  /** n+1: pointers into Ri/Rslot for each row k of L */
+  readonly Rp: Int32Array;
+  /** nnzL: the columns i of the entries of row k of L, in topological (solve) order */
+  readonly Ri: Int32Array;
+  /** nnzL: the slot of L (index into Li/Lx) of each entry of Ri */
+  readonly Rslot: Int32Array;
   /** copies of the input pattern, for samePattern */
   private readonly colPtr: Int32Array;
   private readonly rowIdx: Int32Array;
@@ -165,6 +175,34 @@ export class LdltSymbolic {
     for (let k = 0; k < n; k++) Lp[k + 1] = Lp[k] + Lnz[k];
     this.Lp = Lp;
     this.nnzL = Lp[n];
+
+    // row patterns of L in topological order, and the slot of each entry (columns fill in row order)
+    const Rp = new Int32Array(n + 1), Ri = new Int32Array(this.nnzL), Rslot = new Int32Array(this.nnzL), Li = new Int32Array(this.nnzL);
+    const fillL = Lp.slice(0, n), stack = new Int32Array(n);
+    let t = 0;
+    for (let k = 0; k < n; k++) {
+      flag[k] = -1 - k;
+      let top = n;
+      for (let s = Cp[k]; s < Cp[k + 1]; s++) {
+        let i = Ci[s], len = 0;
+        for (; flag[i] !== -1 - k; i = parent[i]) {
+          stack[len++] = i;
+          flag[i] = -1 - k;
+        }
+        while (len > 0) stack[--top] = stack[--len];
+      }
+      for (; top < n; top++) {
+        const i = stack[top], slot = fillL[i]++;
+        Ri[t] = i;
+        Rslot[t++] = slot;
+        Li[slot] = k;
+      }
+      Rp[k + 1] = t;
+    }
+    this.Rp = Rp;
+    this.Ri = Ri;
+    this.Rslot = Rslot;
+    this.Li = Li;
   }
 
   /** true if (n, colPtr, rowIdx) is exactly the pattern this analysis was built for */
@@ -179,7 +217,7 @@ export class LdltSymbolic {
 /** numeric LDLᵀ factor on a fixed symbolic analysis; factor and solve do not allocate */
 export class LdltNumeric {
   readonly symbolic: LdltSymbolic;
-  /** nnzL: row indices of L, column by column (rows increasing within a column) */
+  /** nnzL: row indices of L, column by column (rows increasing within a column; the symbolic's) */
   readonly Li: Int32Array;
   /** nnzL: values of L below its unit diagonal */
   readonly Lx: Float64Array;
@@ -187,23 +225,17 @@ export class LdltNumeric {
   readonly D: Float64Array;
   /** the last factorization outcome (this object is reused) */
   readonly result: LdltResult = { ok: false, positive: 0, negative: 0, zeroAt: -1 };
-  // workspaces (n each): dense row accumulator, row pattern stack, visit flags, fill counts, solve vector
+  // workspaces (n each): dense row accumulator, solve vector
   private readonly y: Float64Array;
-  private readonly stack: Int32Array;
-  private readonly flag: Int32Array;
-  private readonly lnz: Int32Array;
   private readonly w: Float64Array;
 
   constructor(symbolic: LdltSymbolic) {
     const n = symbolic.n;
     this.symbolic = symbolic;
-    this.Li = new Int32Array(symbolic.nnzL);
+    this.Li = symbolic.Li;
     this.Lx = new Float64Array(symbolic.nnzL);
     this.D = new Float64Array(n);
     this.y = new Float64Array(n);
-    this.stack = new Int32Array(n);
-    this.flag = new Int32Array(n);
-    this.lnz = new Int32Array(n);
     this.w = new Float64Array(n);
   }
 
@@ -212,45 +244,30 @@ export class LdltNumeric {
    * the full input matrix, reading only the entries mapped to the upper triangle.
    */
   factor(values: Float64Array): LdltResult {
-    const { n, Cp, Ci, Csrc, parent, Lp, perm } = this.symbolic;
-    const { Li, Lx, D, y, stack, flag, lnz } = this;
+    const { n, Cp, Ci, Csrc, Lp, Li, Rp, Ri, Rslot, perm } = this.symbolic;
+    const { Lx, D, y } = this;
     const res = this.result;
     if (values.length < this.symbolic.nnzA) throw new Error('LdltNumeric.factor: values shorter than the pattern');
     res.ok = false;
     res.positive = 0;
     res.negative = 0;
     res.zeroAt = -1;
-    // y is zero between rows (each row clears what it touched); flag needs no reset: flag[k] = k is set at step k before any read
+    // y is zero between rows (each row clears what it touched)
     y.fill(0);
     for (let k = 0; k < n; k++) {
-      // scatter column k of C into y and collect the pattern of row k of L (topological order on the stack)
-      let top = n;
-      flag[k] = k;
-      lnz[k] = 0;
-      for (let s = Cp[k]; s < Cp[k + 1]; s++) {
-        let i = Ci[s];
-        y[i] += values[Csrc[s]];
-        let len = 0;
-        for (; flag[i] !== k; i = parent[i]) {
-          stack[len++] = i;
-          flag[i] = k;
-        }
-        while (len > 0) stack[--top] = stack[--len];
-      }
-      // sparse triangular solve for row k of L, and the pivot d_k
+      // scatter column k of C into y
+      for (let s = Cp[k]; s < Cp[k + 1]; s++) y[Ci[s]] += values[Csrc[s]];
+      // sparse triangular solve for row k of L along its precomputed pattern, and the pivot d_k
       let d = y[k];
       y[k] = 0;
-      for (; top < n; top++) {
-        const i = stack[top];
+      for (let t = Rp[k]; t < Rp[k + 1]; t++) {
+        const i = Ri[t], slot = Rslot[t];
         const yi = y[i];
         y[i] = 0;
-        const end = Lp[i] + lnz[i];
-        for (let p = Lp[i]; p < end; p++) y[Li[p]] -= Lx[p] * yi;
+        for (let p = Lp[i]; p < slot; p++) y[Li[p]] -= Lx[p] * yi;
         const lki = yi / D[i];
         d -= lki * yi;
-        Li[end] = k;
-        Lx[end] = lki;
-        lnz[i]++;
+        Lx[slot] = lki;
       }
       // pivot check and inertia count
       if (d === 0 || !Number.isFinite(d)) {
@@ -275,14 +292,14 @@ export class LdltNumeric {
     for (let j = 0; j < n; j++) {
       const wj = w[j];
       if (wj === 0) continue;
-      for (let p = Lp[j]; p < Lp[j + 1]; p++) w[Li[p]] -= Lx[p] * wj;
+      const end = Lp[j + 1];
+      for (let p = Lp[j]; p < end; p++) w[Li[p]] -= Lx[p] * wj;
     }
-    // D
-    for (let j = 0; j < n; j++) w[j] /= D[j];
-    // Lᵀ v = z (row oriented on the columns of L)
+    // D, then Lᵀ v = z (row oriented on the columns of L)
     for (let j = n - 1; j >= 0; j--) {
-      let s = w[j];
-      for (let p = Lp[j]; p < Lp[j + 1]; p++) s -= Lx[p] * w[Li[p]];
+      let s = w[j] / D[j];
+      const end = Lp[j + 1];
+      for (let p = Lp[j]; p < end; p++) s -= Lx[p] * w[Li[p]];
       w[j] = s;
     }
     // x = Pᵀ v
