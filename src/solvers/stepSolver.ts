@@ -73,6 +73,10 @@ export class StepSolver {
   private r: Float64Array = new Float64Array(0);
   private dx: Float64Array = new Float64Array(0);
   private gmres: Gmres | null = null;
+  private colOf: Int32Array = new Int32Array(0);        // (nnz) column of each pattern entry
+  private skewAt: Int32Array = new Int32Array(0);       // (nnz capacity) entries where A ≠ S
+  private skewVal: Float64Array = new Float64Array(0);  // (nnz capacity) A − S there
+  private nSkew = 0;
   /** max |A − Aᵀ| of the last factored matrix (0 for a symmetric one) */
   skew = 0;
   /** max |A| of the last factored matrix */
@@ -87,6 +91,12 @@ export class StepSolver {
   analyses = 0;
   private readonly apply = (out: Float64Array, x: Float64Array): void => { cscMatVec(out, this.A, x); };
   private readonly solveS = (x: Float64Array): void => { this.numeric!.solve(x); };
+  /** A z = S z + (A − S) z = v + N z for z = S⁻¹ v: only the entries of the skew part N */
+  private readonly applyPreconditioned = (out: Float64Array, v: Float64Array, z: Float64Array): void => {
+    out.set(v);
+    const at = this.skewAt, val = this.skewVal, rows = this.A.rowIdx, cols = this.colOf;
+    for (let t = 0; t < this.nSkew; t++) { const k = at[t]!; out[rows[k]!] += val[t]! * z[cols[k]!]!; }
+  };
 
   constructor(private readonly opts: StepSolverOptions = {}) {}
 
@@ -104,6 +114,10 @@ export class StepSolver {
     this.A = { n: layout.n, colPtr: layout.colPtr, rowIdx: layout.rowIdx, values: new Float64Array(layout.nnz) };
     this.tmap = cscTransposeMap(this.A);
     this.sym = new Float64Array(layout.nnz);
+    this.colOf = new Int32Array(layout.nnz);
+    for (let j = 0; j < layout.n; j++) for (let k = layout.colPtr[j]!; k < layout.colPtr[j + 1]!; k++) this.colOf[k] = j;
+    this.skewAt = new Int32Array(layout.nnz);
+    this.skewVal = new Float64Array(layout.nnz);
     this.r = new Float64Array(layout.n);
     this.dx = new Float64Array(layout.n);
     this.gmres = new Gmres(layout.n, Math.min(30, Math.max(1, layout.n)));
@@ -148,11 +162,15 @@ export class StepSolver {
       this.scale = 1;
     } else {
       cscSymmetrizeValues(this.sym, this.A, this.tmap);
-      let skew = 0, scale = 0;
+      // the skew part N = A − S, kept as a list of its nonzero entries
+      let skew = 0, scale = 0, c = 0;
       for (let k = 0; k < values.length; k++) {
-        skew = Math.max(skew, Math.abs(values[k]! - this.sym[k]!));
+        const d = values[k]! - this.sym[k]!;
+        if (d !== 0) { this.skewAt[c] = k; this.skewVal[c++] = d; }
+        skew = Math.max(skew, Math.abs(d));
         scale = Math.max(scale, Math.abs(values[k]!));
       }
+      this.nSkew = c;
       this.skew = 2 * skew;
       this.scale = scale;
     }
@@ -185,7 +203,7 @@ export class StepSolver {
     } else {
       // the 2-norm residual cannot go below rounding, about ε√n of the right-hand side
       const floor = 4 * Number.EPSILON * Math.sqrt(b.length);
-      const g = this.gmres!.solve(this.apply, this.solveS, b, x, Math.max(tol, GMRES_TOL, floor), this.opts.maxRefine ?? 10);
+      const g = this.gmres!.solve(this.apply, this.solveS, b, x, Math.max(tol, GMRES_TOL, floor), this.opts.maxRefine ?? 10, this.applyPreconditioned);
       this.report.iterations = g.iterations;
       this.report.residual = g.residual;
     }

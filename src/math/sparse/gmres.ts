@@ -5,7 +5,16 @@
  *
  * Solves A x = b for a non-symmetric A given a preconditioner P⁻¹ ≈ A⁻¹ (here the LDLᵀ of the
  * symmetric part of A): Arnoldi with modified Gram-Schmidt on A P⁻¹, Givens rotations for the
- * small least-squares problem, x = x₀ + P⁻¹ V y. All storage is preallocated by the constructor.
+ * small least-squares problem. The preconditioned basis Z = P⁻¹ V is kept, so x = x₀ + Z y
+ * costs no further preconditioner solve (the storage of flexible GMRES, Saad, "A flexible
+ * inner-outer preconditioned GMRES algorithm", SIAM J. Sci. Comput. 14(2), 1993).
+ *
+ * When P = S is a factorization of a splitting A = S + N with N cheap to apply (the skew part
+ * of a nearly symmetric matrix), `applyPreconditioned` gives A z = v + N z for z = S⁻¹ v
+ * without a product with the whole of A. The Arnoldi process then runs on that cheap operator;
+ * each cycle ends with the true residual b − A x, so rounding in S⁻¹ cannot hide a wrong
+ * answer: a cycle that falls short of the tolerance is followed by another one.
+ * All storage is preallocated by the constructor.
  */
 export interface GmresResult {
   iterations: number;   // Arnoldi steps in all cycles
@@ -15,38 +24,46 @@ export interface GmresResult {
 
 export class Gmres {
   private readonly V: Float64Array[];   // (m+1) × n Krylov basis
+  private readonly Z: Float64Array[];   // m × n preconditioned basis P⁻¹ v_k
   private readonly H: Float64Array;     // (m+1) × m Hessenberg, row-major
   private readonly cs: Float64Array;    // (m) Givens cosines
   private readonly sn: Float64Array;    // (m) Givens sines
   private readonly g: Float64Array;     // (m+1) rotated residual vector
   private readonly y: Float64Array;     // (m)
   private readonly w: Float64Array;     // (n)
-  private readonly z: Float64Array;     // (n)
   readonly result: GmresResult = { iterations: 0, residual: 0, converged: false };
 
   constructor(readonly n: number, readonly m = 20) {
     this.V = Array.from({ length: m + 1 }, () => new Float64Array(n));
+    this.Z = Array.from({ length: m }, () => new Float64Array(n));
     this.H = new Float64Array((m + 1) * m);
     this.cs = new Float64Array(m); this.sn = new Float64Array(m);
     this.g = new Float64Array(m + 1); this.y = new Float64Array(m);
-    this.w = new Float64Array(n); this.z = new Float64Array(n);
+    this.w = new Float64Array(n);
   }
 
   /**
    * x (initial guess in, solution out) for A x = b; apply(out, x) writes A x, precond(x)
-   * overwrites x with P⁻¹ x. Stops at ‖r‖₂ ≤ tol ‖b‖₂ or after maxCycles restarts.
+   * overwrites x with P⁻¹ x; applyPreconditioned(out, v, z), if given, writes A z knowing
+   * z = P⁻¹ v. Stops at ‖r‖₂ ≤ tol ‖b‖₂ (true residual) or after maxCycles restarts.
    */
   solve(apply: (out: Float64Array, x: Float64Array) => void, precond: (x: Float64Array) => void,
-    b: Float64Array, x: Float64Array, tol = 1e-13, maxCycles = 10): GmresResult {
-    const { n, m, V, H, cs, sn, g, y, w, z } = this;
+    b: Float64Array, x: Float64Array, tol = 1e-13, maxCycles = 10,
+    applyPreconditioned: ((out: Float64Array, v: Float64Array, z: Float64Array) => void) | null = null): GmresResult {
+    const { n, m, V, Z, H, cs, sn, g, y, w } = this;
     const res = this.result;
     const bn = norm(b, n), scale = bn > 0 ? bn : 1;
     res.iterations = 0; res.converged = false;
+    let zeroGuess = true;
+    for (let i = 0; i < n && zeroGuess; i++) zeroGuess = x[i] === 0;
     for (let cycle = 0; cycle < maxCycles; cycle++) {
-      // r₀ = b − A x, v₁ = r₀/β
-      apply(w, x);
+      // r₀ = b − A x (b itself for a zero first guess), v₁ = r₀/β
       const v0 = V[0]!;
-      for (let i = 0; i < n; i++) v0[i] = b[i]! - w[i]!;
+      if (cycle === 0 && zeroGuess) v0.set(b);
+      else {
+        apply(w, x);
+        for (let i = 0; i < n; i++) v0[i] = b[i]! - w[i]!;
+      }
       const beta = norm(v0, n);
       res.residual = beta / scale;
       if (!(beta / scale > tol)) { res.converged = beta / scale <= tol; return res; }
@@ -54,8 +71,10 @@ export class Gmres {
       g.fill(0); g[0] = beta;
       let k = 0;
       for (; k < m; k++) {
-        // w = A P⁻¹ v_k
-        z.set(V[k]!); precond(z); apply(w, z);
+        // z_k = P⁻¹ v_k, w = A z_k
+        const zk = Z[k]!;
+        zk.set(V[k]!); precond(zk);
+        if (applyPreconditioned) applyPreconditioned(w, V[k]!, zk); else apply(w, zk);
         // modified Gram-Schmidt
         for (let i = 0; i <= k; i++) {
           const vi = V[i]!;
@@ -80,16 +99,13 @@ export class Gmres {
         res.iterations++;
         if (Math.abs(g[k + 1]!) <= tol * scale || hk1 === 0) { k++; break; }
       }
-      // y = H⁻¹ g (upper triangular k×k); x += P⁻¹ V y
+      // y = H⁻¹ g (upper triangular k×k); x += Z y
       for (let i = k - 1; i >= 0; i--) {
         let s = g[i]!;
         for (let j = i + 1; j < k; j++) s -= H[i * m + j]! * y[j]!;
         y[i] = s / H[i * m + i]!;
       }
-      z.fill(0);
-      for (let j = 0; j < k; j++) { const vj = V[j]!, yj = y[j]!; for (let t = 0; t < n; t++) z[t] = z[t]! + yj * vj[t]!; }
-      precond(z);
-      for (let t = 0; t < n; t++) x[t] = x[t]! + z[t]!;
+      for (let j = 0; j < k; j++) { const zj = Z[j]!, yj = y[j]!; for (let t = 0; t < n; t++) x[t] = x[t]! + yj * zj[t]!; }
     }
     // final true residual
     apply(w, x);
