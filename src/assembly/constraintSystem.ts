@@ -109,15 +109,19 @@ export class ConstraintSystem {
    * Gm is zeroed first. With `hardOnly`, compliant rows are left out of Gm (the projection and
    * the acceleration-level matrices) and, if `fc` is given, applied instead as the forces
    * Gᵀλ, λ = −(g + β ġ)/α, added to fc (solve layout): compliance as the spring it is (003).
+   * `withBias` false skips κ (the projection needs g, G and G u only).
    */
-  evaluate(ctx: ConstraintContext, Gm: BlockMatrix, hardOnly = false, fc: Float64Array | null = null): void {
+  evaluate(ctx: ConstraintContext, Gm: BlockMatrix, hardOnly = false, fc: Float64Array | null = null, withBias = true): void {
     const cons = this.model.constraints, comps = this.model.components, u = ctx.u;
     Gm.zero();
     for (let ci = 0; ci < cons.length; ci++) {
       const c = cons[ci]!, r0 = this.model.rowStart[ci]!, rows = c.rows;
       c.violation(ctx, this.g, r0);
-      c.bias(ctx, this.kappa, r0);
+      if (withBias) c.bias(ctx, this.kappa, r0);
       const blocks = c.jacobian(ctx);
+      // a constraint with hard rows only goes into Gm whole, also under `hardOnly`
+      let allHard = true;
+      for (let r = 0; r < rows && allHard; r++) allHard = this.hard[r0 + r] === 1;
       for (let r = 0; r < rows; r++) this.Gu[r0 + r] = 0;
       for (let k = 0; k < c.components.length; k++) {
         const comp = comps[c.components[k]!]!, G = blocks[k]!, cols = comp.kind === 'particle' ? 3 : 6, uo = comp.uOffset;
@@ -132,7 +136,7 @@ export class ConstraintSystem {
         const comp = comps[c.components[k]!]!, G = blocks[k]!, cols = comp.kind === 'particle' ? 3 : 6;
         const s = this.slotCB[2 * ci + k]!;
         if (s < 0) continue;
-        if (!hardOnly) {
+        if (!hardOnly || allHard) {
           Gm.addDense(s, G, rows, cols, 1);
           Gm.addDenseTransposed(this.slotBC[2 * ci + k]!, G, rows, cols, 1);
           continue;

@@ -147,6 +147,7 @@ export class JointKinematics {
   readonly dd = new Float64Array(3);     // ḋ
   readonly e = new Float64Array(3);      // ḋ − ω_A × d
   readonly Om = new Float64Array(3);     // Ω = R_WCᵀ(ω_B − ω_A)
+  readonly bl = new Float64Array(3);     // world vector whose c_k component is κ of translational row k
   private readonly t1 = new Float64Array(3);
   private readonly t2 = new Float64Array(3);
 
@@ -197,6 +198,14 @@ export class JointKinematics {
     this.Om[0] = R[0]! * x + R[3]! * y + R[6]! * z;
     this.Om[1] = R[1]! * x + R[4]! * y + R[7]! * z;
     this.Om[2] = R[2]! * x + R[5]! * y + R[8]! * z;
+    // the translational rows' common bias vector: ω_B × (ω_B × r_D) − ω_A × (ω_A × r_C) − ω_A × (ḋ + e)
+    const t1 = this.t1, t2 = this.bl;
+    cross(t1, wB, rD); cross(t2, wB, t1);
+    cross(t1, wA, rC);
+    const ax = wA[1]! * t1[2]! - wA[2]! * t1[1]!, ay = wA[2]! * t1[0]! - wA[0]! * t1[2]!, az = wA[0]! * t1[1]! - wA[1]! * t1[0]!;
+    for (let i = 0; i < 3; i++) t1[i] = this.dd[i]! + this.e[i]!;
+    const bx = wA[1]! * t1[2]! - wA[2]! * t1[1]!, by = wA[2]! * t1[0]! - wA[0]! * t1[2]!, bz = wA[0]! * t1[1]! - wA[1]! * t1[0]!;
+    t2[0] = t2[0]! - ax - bx; t2[1] = t2[1]! - ay - by; t2[2] = t2[2]! - az - bz;
   }
 
   /** c_k·d: the displacement of D from C along C's axis k */
@@ -228,16 +237,8 @@ export class JointKinematics {
 
   /** κ of translational row k: c_k·(ω_B × (ω_B × r_D) − ω_A × (ω_A × r_C) − ω_A × ḋ − ω_A × e) */
   linearBias(k: number): number {
-    const wA = this.wA, wB = this.wB, t1 = this.t1, t2 = this.t2;
-    // t2 = ω_B × (ω_B × r_D) − ω_A × (ω_A × r_C) − ω_A × (ḋ + e)
-    cross(t1, wB, this.rD); cross(t2, wB, t1);
-    cross(t1, wA, this.rC);
-    const ax = wA[1]! * t1[2]! - wA[2]! * t1[1]!, ay = wA[2]! * t1[0]! - wA[0]! * t1[2]!, az = wA[0]! * t1[1]! - wA[1]! * t1[0]!;
-    t2[0] = t2[0]! - ax; t2[1] = t2[1]! - ay; t2[2] = t2[2]! - az;
-    for (let i = 0; i < 3; i++) t1[i] = this.dd[i]! + this.e[i]!;
-    const bx = wA[1]! * t1[2]! - wA[2]! * t1[1]!, by = wA[2]! * t1[0]! - wA[0]! * t1[2]!, bz = wA[0]! * t1[1]! - wA[1]! * t1[0]!;
-    const R = this.RC;
-    return R[k]! * (t2[0]! - bx) + R[3 + k]! * (t2[1]! - by) + R[6 + k]! * (t2[2]! - bz);
+    const R = this.RC, b = this.bl;
+    return R[k]! * b[0]! + R[3 + k]! * b[1]! + R[6 + k]! * b[2]!;
   }
 
   /** 2 v_k of q_CD */

@@ -57,7 +57,7 @@ export class Projection {
     if (e > PROJECTION_TOL) this.unconverged++;
     // velocities at the final configuration: ġ = G(q⁺) u = 0 on the hard rows, by chord
     // iterations on the factorization above (G(q⁺) differs from its G by the small correction)
-    if (it > 0) cs.evaluate(ws.fs.bind(q, u), ws.Gm, true, null);
+    if (it > 0) cs.evaluate(ws.fs.bind(q, u), ws.Gm, true, null, false);
     for (let k = 0; ; k++) {
       let ev = 0;
       for (let i = 0; i < m; i++) if (cs.hard[i]) ev = Math.max(ev, Math.abs(cs.Gu[i]!));
@@ -77,7 +77,7 @@ export class Projection {
   private factor(q: Float64Array, u: Float64Array): void {
     const ws = this.ws, ctx = ws.fs.bind(q, u);
     ws.mass(q);
-    ws.cs.evaluate(ctx, ws.Gm, true, null);
+    ws.cs.evaluate(ctx, ws.Gm, true, null, false);
     ws.cs.projectionRows(ws.Gm, ws.regularization);
     ws.factor(0, 0, false);
   }

@@ -16,23 +16,38 @@ export class Kinematics {
   private readonly tmp = new Float64Array(9);
   private readonly Rb = new Float64Array(9);
   private readonly Jb = new Float64Array(9);
+  private readonly qSeen: Float64Array;   // (nq) the positions of the last update
+  private fresh = false;                  // qSeen holds the positions the caches were computed at
 
   constructor(private readonly model: Model) {
     const n = model.components.length;
+    this.qSeen = new Float64Array(model.nq);
     this.R = new Float64Array(9 * n);
     this.cW = new Float64Array(3 * n);
     this.JW = new Float64Array(9 * n);
   }
 
   /**
-   * Counts the updates: a consumer that derives data from (q, these caches) can skip recomputing
-   * while `generation` (and the Kinematics object) is unchanged. Every change of q reaches the
-   * constraints through `update`.
+   * Counts the updates that changed q: a consumer that derives data from (q, these caches) can
+   * skip recomputing while `generation` (and the Kinematics object) is unchanged. Every change
+   * of q reaches the constraints through `update`.
    */
   generation = 0;
 
-  /** refreshes the body caches from positions q */
+  /**
+   * Refreshes the body caches from positions q. Positions equal to those of the last update
+   * (compared value by value, whatever array holds them) leave the caches and `generation` as
+   * they are: one step binds the same positions several times.
+   */
   update(q: Float64Array): void {
+    const seen = this.qSeen, nq = seen.length;
+    if (this.fresh) {
+      let same = true;
+      for (let i = 0; i < nq && same; i++) same = q[i] === seen[i];
+      if (same) return;
+    }
+    for (let i = 0; i < nq; i++) seen[i] = q[i]!;
+    this.fresh = true;
     this.generation++;
     const comps = this.model.components;
     for (let i = 0; i < comps.length; i++) {
