@@ -57,6 +57,19 @@ export class BlockPattern {
     return s;
   }
 
+  /** number of slots registered so far (slots are numbered in registration order) */
+  get slotCount(): number { return this.slotI.length; }
+
+  /** the value indices (in the built layout) of every entry of slots 0 … count−1 */
+  entriesOf(count: number): Int32Array {
+    const L = this.build(), out: number[] = [];
+    for (let s = 0; s < count; s++) {
+      const bi = this.slotI[s]!, bj = this.slotJ[s]!;
+      for (let c = 0; c < this.blockSize[bj]!; c++) for (let r = 0; r < this.blockSize[bi]!; r++) out.push(L.colBase[6 * s + c]! + r);
+    }
+    return Int32Array.from(out).sort();
+  }
+
   /** slot of an existing block, or −1 */
   find(bi: number, bj: number): number { return this.slot(bi, bj, false); }
 

@@ -16,6 +16,8 @@ export class ForceSystem {
   readonly K: BlockMatrix;          // ∂f/∂q on the solve blocks
   readonly D: BlockMatrix;          // ∂f/∂u on the solve blocks
   readonly f: Float64Array;         // (nu) generalized forces
+  /** the value indices of K and D that forces can fill (the diagonal and force blocks; mirror pairs both in), ascending */
+  readonly jacobianEntries: Int32Array;
   private readonly pm = new PointMap();
   private ctx: ForceContext;
   private ctx2: ForceContext;
@@ -25,8 +27,10 @@ export class ForceSystem {
     this.pattern = new BlockPattern(model.blockSize, model.blockStart);
     // every force registers the blocks it fills, in model order (deterministic slots)
     for (const force of model.forces) force.setup(this.pattern);
+    const forceSlots = this.pattern.slotCount;
     register?.(this.pattern);
     this.layout = this.pattern.build();
+    this.jacobianEntries = this.pattern.entriesOf(forceSlots);
     for (const force of model.forces) force.boundSignature = this.layout.signature;
     this.kin = new Kinematics(model);
     this.K = new BlockMatrix(this.layout);

@@ -40,6 +40,7 @@ export class Workspace {
   readonly fs: ForceSystem;
   readonly M: BlockMatrix;              // mass matrix M(q)
   readonly A: Float64Array;             // (nnz) values of the step matrix M − a₀D − a₁K
+  private readonly P: Float64Array;     // (nnz) M plus the constraint blocks (the symmetric part of the step matrix before K, D)
   readonly solver: StepSolver;
   readonly slotDiag: Int32Array;        // (nBlocks) slot of each diagonal block
   readonly cs: ConstraintSystem;        // the bilateral constraint rows
@@ -84,6 +85,7 @@ export class Workspace {
     this.M = new BlockMatrix(this.fs.layout);
     this.Gm = new BlockMatrix(this.fs.layout);
     this.A = new Float64Array(this.fs.layout.nnz);
+    this.P = new Float64Array(this.fs.layout.nnz);
     this.solver = new StepSolver(opts);
     this.slotDiag = Int32Array.from({ length: model.blockSize.length }, (_, b) => this.fs.pattern.find(b, b));
     // where each constraint row's diagonal entry lives in the values
@@ -179,14 +181,14 @@ export class Workspace {
    * jacobians) for the following `solveWith` calls.
    */
   factor(a0: number, a1: number, withJacobians = true): void {
-    const A = this.A, M = this.M.values, K = this.fs.K.values, D = this.fs.D.values, G = this.Gm.values;
+    const A = this.A, M = this.M.values, G = this.Gm.values;
     const m = this.model.nRows;
     // M and the constraint blocks are symmetric by construction; K and D in general are not
     const symmetric = (a0 === 0 && a1 === 0) || !withJacobians;
-    if (symmetric) { if (m === 0) A.set(M); else for (let k = 0; k < A.length; k++) A[k] = M[k]! + G[k]!; }
-    else if (m === 0) for (let k = 0; k < A.length; k++) A[k] = M[k]! - a0 * D[k]! - a1 * K[k]!;
-    else for (let k = 0; k < A.length; k++) A[k] = M[k]! - a0 * D[k]! - a1 * K[k]! + G[k]!;
-    this.factorKkt(symmetric);
+    let P = M;
+    if (m > 0) { P = this.P; for (let k = 0; k < P.length; k++) P[k] = M[k]! + G[k]!; }
+    if (symmetric) A.set(P);
+    this.factorKkt(symmetric, symmetric ? null : P, a0, a1);
   }
 
   /**
@@ -195,9 +197,11 @@ export class Workspace {
    * constraint pivot), the matrix is refactored, and the constraints concerned are recorded in
    * `redundant` (the simulation warns once per name).
    */
-  private factorKkt(symmetric: boolean): void {
+  private factorKkt(symmetric: boolean, P: Float64Array | null, a0: number, a1: number): void {
     const A = this.A, n = this.model.nSolve, m = this.model.nRows;
-    let msg = this.solver.factor(this.fs.layout, A, n, symmetric);
+    // A = P − a₀D − a₁K, formed with its symmetric part in one pass, or A as assembled
+    let msg = P ? this.solver.factorCombination(this.fs.layout, A, P, this.fs.D.values, a0, this.fs.K.values, a1, this.fs.jacobianEntries, n)
+      : this.solver.factor(this.fs.layout, A, n, symmetric);
     // look for redundancy until it has been found once (its R then stays, set by `rows`), or on failure
     if (m > 0 && this.cs.hasHardRows && (this.regularization === 0 || this.solver.failedAt >= n)) {
       const failed = this.solver.failedAt >= n;

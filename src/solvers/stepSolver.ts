@@ -174,7 +174,50 @@ export class StepSolver {
       this.skew = 2 * skew;
       this.scale = scale;
     }
-    const res = this.numeric!.factor(symmetric ? values : this.sym);
+    return this.factorNumeric(layout, symmetric ? values : this.sym, expectedPositive);
+  }
+
+  /**
+   * `factor` for A = P − a₀D − a₁K written into `out` (nnz), where P (for instance M plus the
+   * constraint blocks) is symmetric by construction and D, K are arbitrary but nonzero only at
+   * `entries` (ascending value indices, closed under transposition: the force blocks). Only those
+   * entries are combined, each mirror pair once, giving A, its symmetric part and the list of
+   * skew entries in one pass; elsewhere A = S = P. The scale of the symmetry test is max |A| over
+   * `entries` (they include the diagonal blocks).
+   */
+  factorCombination(layout: BlockLayout, out: Float64Array, P: Float64Array, D: Float64Array, a0: number, K: Float64Array, a1: number,
+    entries: Int32Array, expectedPositive = layout.n): string | null {
+    this.analyse(layout, expectedPositive);
+    this.A.values = out;
+    const tmap = this.tmap, S = this.sym, at = this.skewAt, val = this.skewVal;
+    out.set(P);
+    S.set(P);
+    let skew = 0, scale = 0, c = 0;
+    for (let e = 0; e < entries.length; e++) {
+      const k = entries[e]!, t = tmap[k]!;
+      if (t < k) continue;
+      const dk = a0 * D[k]! + a1 * K[k]!, dt = a0 * D[t]! + a1 * K[t]!, avg = 0.5 * (dk + dt);
+      const ak = P[k]! - dk, atv = P[t]! - dt;
+      out[k] = ak; out[t] = atv;
+      S[k] = P[k]! - avg; S[t] = P[t]! - avg;
+      const m = Math.abs(ak) > Math.abs(atv) ? Math.abs(ak) : Math.abs(atv);
+      if (m > scale) scale = m;
+      // A − S = avg − d on the two entries of a non-symmetric pair
+      if (dk !== dt) {
+        at[c] = k; val[c++] = avg - dk;
+        at[c] = t; val[c++] = avg - dt;
+        const d = Math.abs(dk - dt);
+        if (d > skew) skew = d;
+      }
+    }
+    this.nSkew = c;
+    this.skew = skew;
+    this.scale = scale;
+    return this.factorNumeric(layout, S, expectedPositive);
+  }
+
+  private factorNumeric(layout: BlockLayout, values: Float64Array, expectedPositive: number): string | null {
+    const res = this.numeric!.factor(values);
     this.failedAt = res.ok ? -1 : res.zeroAt;
     this.report.inertia = res.ok && res.positive === expectedPositive ? null : checkInertia(res, expectedPositive, layout.n - expectedPositive);
     return this.report.inertia;
