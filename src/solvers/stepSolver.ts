@@ -2,7 +2,7 @@
  * The solve stage: A x = b for the (possibly non-symmetric) step matrix A = M − a₀D − a₁K.
  *
  * Strategy (docs/nonsymmetric.md): factor the symmetric part S = (A + Aᵀ)/2 with the sparse
- * LDLᵀ (AMD ordering, symbolic analysis cached by pattern signature). When A is symmetric,
+ * supernodal LDLᵀ (AMD ordering, symbolic analysis cached by pattern signature). When A is symmetric,
  * solve with S and polish by iterative refinement. When A is not symmetric (the Jacobians of
  * rigid-body forces, 000 §0.23), solve A x = b exactly with GMRES preconditioned by S⁻¹: the
  * skew part is small against S, so it converges in a few iterations. Non-convergence is
@@ -10,7 +10,8 @@
  *
  * Inertia check: the number of positive pivots must equal the number of velocity unknowns.
  */
-import { LdltSymbolic, LdltNumeric, checkInertia, type LdltOrdering } from '../math/sparse/ldlt.js';
+import { LdltSymbolic, checkInertia, type LdltOrdering } from '../math/sparse/ldlt.js';
+import { SupernodalSymbolic, SupernodalLdlt } from '../math/sparse/supernodal.js';
 import { cscMatVec, cscTransposeMap, cscSymmetrizeValues, type Csc } from '../math/sparse/csc.js';
 import { refineSolve, type RefineResult } from '../math/sparse/refine.js';
 import { Gmres } from '../math/sparse/gmres.js';
@@ -66,7 +67,7 @@ function quickselect(a: Float64Array, n: number, k: number): number {
 
 export class StepSolver {
   private symbolic: LdltSymbolic | null = null;
-  private numeric: LdltNumeric | null = null;
+  private numeric: SupernodalLdlt | null = null;
   private signature = '';
   private tmap: Int32Array = new Int32Array(0);
   private sym: Float64Array = new Float64Array(0);       // (nnz) values of S
@@ -109,7 +110,7 @@ export class StepSolver {
     const ordering: LdltOrdering = this.opts.ordering ?? 'amd';
     const delayed = nPositive < layout.n ? Uint8Array.from({ length: layout.n }, (_, i) => (i >= nPositive ? 1 : 0)) : undefined;
     this.symbolic = new LdltSymbolic(layout.n, layout.colPtr, layout.rowIdx, delayed ? { ordering, delayed } : { ordering });
-    this.numeric = new LdltNumeric(this.symbolic);
+    this.numeric = new SupernodalLdlt(new SupernodalSymbolic(this.symbolic));
     this.signature = layout.signature;
     this.A = { n: layout.n, colPtr: layout.colPtr, rowIdx: layout.rowIdx, values: new Float64Array(layout.nnz) };
     this.tmap = cscTransposeMap(this.A);

@@ -1,0 +1,241 @@
+/**
+ * Supernodal left-looking LDLᵀ without pivoting, for the same quasi-definite KKT matrices as the
+ * scalar up-looking factor (./ldlt.ts), on the same symbolic analysis (ordering, elimination
+ * tree, pattern of L). It computes the same L and D (in exact arithmetic; the sums run in a
+ * different order) with dense kernels on column panels.
+ *
+ * Algorithm (E. G. Ng and B. W. Peyton, "Block sparse Cholesky algorithms on advanced
+ * uniprocessor computers", SIAM J. Sci. Comput. 14(5), 1993; J. W. H. Liu, E. G. Ng and
+ * B. W. Peyton, "On finding supernodes for sparse matrix computations", SIAM J. Matrix Anal.
+ * Appl. 14(1), 1993), with D in place of square roots:
+ * - a supernode is a run of consecutive columns f … l−1 of L where each column's parent is the
+ *   next one and its pattern is the next one's plus that next row (Lnz[j−1] = Lnz[j] + 1): the
+ *   columns share one row list R_J = (f, …, l−1, rows below l−1) and are stored as one dense
+ *   column-major panel of |R_J| × (l − f) numbers;
+ * - left-looking: panel J is loaded with its columns of A, then receives, from every earlier
+ *   supernode K with rows in f … l−1, the update −L_K D_K L_Kᵀ restricted to those columns
+ *   (the (K, J) pairs and the row ranges are found once in the symbolic phase), then is factored
+ *   densely: d_c is the pivot, column c below it is divided by d_c, and the later columns of the
+ *   panel are updated (right-looking inside the panel);
+ * - the solves run over the panels: L z = P b column by column, D, then Lᵀ.
+ * A zero or non-finite pivot stops the factorization and reports its original index, as the
+ * scalar factor does.
+ */
+import type { LdltSymbolic, LdltResult } from './ldlt.js';
+
+/** the supernode partition and panel layout of one symbolic analysis */
+export class SupernodalSymbolic {
+  readonly n: number;
+  /** number of supernodes */
+  readonly count: number;
+  /** (count + 1) first column of each supernode */
+  readonly first: Int32Array;
+  /** (count + 1) pointers into `rows` */
+  readonly rowPtr: Int32Array;
+  /** row lists R_J: the supernode's own columns, then the rows below, ascending */
+  readonly rows: Int32Array;
+  /** (count + 1) offsets of the panels in the value array */
+  readonly panelPtr: Int32Array;
+  /** (nnzC) for each slot of the symbolic's C (upper triangle of P A Pᵀ), its place in the panels */
+  readonly cPanel: Int32Array;
+  /** (count + 1) pointers into the update lists, by target supernode */
+  readonly updPtr: Int32Array;
+  /** the source supernode K of each update */
+  readonly updSource: Int32Array;
+  /** first and one-past-last index into R_K of the rows of K that fall in the target's columns */
+  readonly updBegin: Int32Array;
+  readonly updEnd: Int32Array;
+  /** the largest panel height, and the largest panel width (workspace sizes) */
+  readonly maxRows: number;
+  readonly maxCols: number;
+
+  constructor(readonly symbolic: LdltSymbolic) {
+    const { n, parent, Lnz, Lp, Li, Cp, Ci } = symbolic;
+    this.n = n;
+    // fundamental-type supernodes: column j joins j−1 when L's pattern nests
+    const first: number[] = [];
+    for (let j = 0; j < n; j++) if (j === 0 || !(parent[j - 1] === j && Lnz[j - 1] === Lnz[j]! + 1)) first.push(j);
+    first.push(n);
+    const count = first.length - 1;
+    this.count = count;
+    this.first = Int32Array.from(first);
+    const snode = new Int32Array(n);
+    for (let J = 0; J < count; J++) for (let j = first[J]!; j < first[J + 1]!; j++) snode[j] = J;
+
+    // row lists and panel offsets
+    const rowPtr = new Int32Array(count + 1), panelPtr = new Int32Array(count + 1);
+    let maxRows = 0, maxCols = 0;
+    for (let J = 0; J < count; J++) {
+      const f = first[J]!, l = first[J + 1]!, nc = l - f, nr = nc + Lnz[l - 1]!;
+      rowPtr[J + 1] = rowPtr[J]! + nr;
+      panelPtr[J + 1] = panelPtr[J]! + nr * nc;
+      if (nr > maxRows) maxRows = nr;
+      if (nc > maxCols) maxCols = nc;
+    }
+    const rows = new Int32Array(rowPtr[count]!);
+    for (let J = 0; J < count; J++) {
+      const f = first[J]!, l = first[J + 1]!;
+      let t = rowPtr[J]!;
+      for (let j = f; j < l; j++) rows[t++] = j;
+      for (let p = Lp[l - 1]!; p < Lp[l]!; p++) rows[t++] = Li[p]!;
+    }
+    this.rowPtr = rowPtr;
+    this.rows = rows;
+    this.panelPtr = panelPtr;
+    this.maxRows = maxRows;
+    this.maxCols = maxCols;
+
+    // C slot (i, j), i ≤ j, is the lower entry (row j, column i): its panel place
+    const local = new Int32Array(n).fill(-1);
+    const cPanel = new Int32Array(symbolic.Cp[n]!);
+    for (let J = 0; J < count; J++) {
+      const f = first[J]!, l = first[J + 1]!, r0 = rowPtr[J]!, nr = rowPtr[J + 1]! - r0;
+      for (let t = 0; t < nr; t++) local[rows[r0 + t]!] = t;
+      // the slots whose column index i lies in J: scan the C columns j ≥ f that can hold them
+      for (let t = 0; t < nr; t++) {
+        const j = rows[r0 + t]!;
+        for (let s = Cp[j]!; s < Cp[j + 1]!; s++) {
+          const i = Ci[s]!;
+          if (i < f || i >= l || i > j) continue;
+          cPanel[s] = panelPtr[J]! + (i - f) * nr + local[j]!;
+        }
+      }
+      for (let t = 0; t < nr; t++) local[rows[r0 + t]!] = -1;
+    }
+    this.cPanel = cPanel;
+
+    // updates: the below-rows of each K, split into runs that fall in one target supernode
+    const src: number[] = [], beg: number[] = [], end: number[] = [], tgt: number[] = [];
+    for (let K = 0; K < count; K++) {
+      const r0 = rowPtr[K]!, nc = first[K + 1]! - first[K]!, nr = rowPtr[K + 1]! - r0;
+      let p = nc;
+      while (p < nr) {
+        const J = snode[rows[r0 + p]!]!;
+        let q = p + 1;
+        while (q < nr && rows[r0 + q]! < first[J + 1]!) q++;
+        src.push(K); beg.push(p); end.push(q); tgt.push(J);
+        p = q;
+      }
+    }
+    // group by target (stable: sources ascending within a target)
+    const updPtr = new Int32Array(count + 1);
+    for (const J of tgt) updPtr[J + 1]!++;
+    for (let J = 0; J < count; J++) updPtr[J + 1]! += updPtr[J]!;
+    const fill = updPtr.slice(0, count), m = tgt.length;
+    this.updSource = new Int32Array(m); this.updBegin = new Int32Array(m); this.updEnd = new Int32Array(m);
+    for (let u = 0; u < m; u++) {
+      const at = fill[tgt[u]!]!++;
+      this.updSource[at] = src[u]!; this.updBegin[at] = beg[u]!; this.updEnd[at] = end[u]!;
+    }
+    this.updPtr = updPtr;
+  }
+}
+
+/** numeric supernodal factor on a fixed analysis; factor and solve do not allocate */
+export class SupernodalLdlt {
+  /** the panels, column-major, one after another */
+  readonly Lx: Float64Array;
+  /** (n) pivots, in permuted order */
+  readonly D: Float64Array;
+  readonly result: LdltResult = { ok: false, positive: 0, negative: 0, zeroAt: -1 };
+  private readonly local: Int32Array;   // (n) row → index in the current target's row list
+  private readonly acc: Float64Array;   // (maxRows) one update column; the rows below a panel in the solves
+  private readonly rel: Int32Array;     // (maxRows) index in the target's row list of each row of a source
+  private readonly wd: Float64Array;    // (maxCols) D_K times one row of L_K
+  private readonly w: Float64Array;     // (n) solve vector
+
+  constructor(readonly sn: SupernodalSymbolic) {
+    this.Lx = new Float64Array(sn.panelPtr[sn.count]!);
+    this.D = new Float64Array(sn.n);
+    this.local = new Int32Array(sn.n);
+    this.acc = new Float64Array(Math.max(1, sn.maxRows));
+    this.rel = new Int32Array(Math.max(1, sn.maxRows));
+    this.wd = new Float64Array(Math.max(1, sn.maxCols));
+    this.w = new Float64Array(sn.n);
+  }
+
+  /** factors P A Pᵀ = L D Lᵀ from the full input values (nnzA, parallel to the input pattern) */
+  factor(values: Float64Array): LdltResult {
+    const sn = this.sn, sym = sn.symbolic, { count, first, rowPtr, rows, panelPtr, cPanel, updPtr, updSource, updBegin, updEnd } = sn;
+    const { Lx, D, local, acc, wd, rel } = this, res = this.result, Csrc = sym.Csrc, perm = sym.perm;
+    if (values.length < sym.nnzA) throw new Error('SupernodalLdlt.factor: values shorter than the pattern');
+    res.ok = false; res.positive = 0; res.negative = 0; res.zeroAt = -1;
+    // load A into the panels
+    Lx.fill(0);
+    for (let s = 0; s < cPanel.length; s++) Lx[cPanel[s]!]! += values[Csrc[s]!]!;
+    for (let J = 0; J < count; J++) {
+      const f = first[J]!, nc = first[J + 1]! - f, r0 = rowPtr[J]!, nr = rowPtr[J + 1]! - r0, b = panelPtr[J]!;
+      for (let t = 0; t < nr; t++) local[rows[r0 + t]!] = t;
+      // updates from earlier supernodes: column R_K[p] of J gets −Σ_t L_K[p', t] D_K[t] L_K[p, t] on rows R_K[p'], p' ≥ p
+      for (let e = updPtr[J]!; e < updPtr[J + 1]!; e++) {
+        const K = updSource[e]!, p1 = updBegin[e]!, p2 = updEnd[e]!;
+        const fK = first[K]!, ncK = first[K + 1]! - fK, rK = rowPtr[K]!, nrK = rowPtr[K + 1]! - rK, bK = panelPtr[K]!;
+        // where K's rows p1 … land in J's row list
+        for (let q = p1; q < nrK; q++) rel[q] = local[rows[rK + q]!]!;
+        for (let p = p1; p < p2; p++) {
+          for (let t = 0; t < ncK; t++) wd[t] = D[fK + t]! * Lx[bK + t * nrK + p]!;
+          for (let q = p; q < nrK; q++) acc[q] = 0;
+          for (let t = 0; t < ncK; t++) {
+            const wt = wd[t]!, col = bK + t * nrK;
+            if (wt === 0) continue;
+            for (let q = p; q < nrK; q++) acc[q]! += Lx[col + q]! * wt;
+          }
+          const dst = b + rel[p]! * nr;
+          for (let q = p; q < nrK; q++) Lx[dst + rel[q]!]! -= acc[q]!;
+        }
+      }
+      // dense LDLᵀ of the panel
+      for (let c = 0; c < nc; c++) {
+        const cb = b + c * nr, d = Lx[cb + c]!;
+        if (d === 0 || !Number.isFinite(d)) { res.zeroAt = perm[f + c]!; return res; }
+        D[f + c] = d;
+        if (d > 0) res.positive++; else res.negative++;
+        // later columns of the panel: P[r, c2] −= P[r, c] P[c2, c] / d
+        for (let c2 = c + 1; c2 < nc; c2++) {
+          const coef = Lx[cb + c2]! / d;
+          if (coef === 0) continue;
+          const cb2 = b + c2 * nr;
+          for (let r = c2; r < nr; r++) Lx[cb2 + r]! -= Lx[cb + r]! * coef;
+        }
+        for (let r = c + 1; r < nr; r++) Lx[cb + r] = Lx[cb + r]! / d;
+      }
+    }
+    res.ok = true;
+    return res;
+  }
+
+  /** x ← A⁻¹ x in place (x: n), using the last successful factorization */
+  solve(x: Float64Array): Float64Array {
+    if (!this.result.ok) throw new Error('SupernodalLdlt.solve: no successful factorization');
+    const sn = this.sn, { count, first, rowPtr, rows, panelPtr } = sn, perm = sn.symbolic.perm, n = sn.n;
+    const { Lx, D, w, acc } = this;
+    for (let k = 0; k < n; k++) w[k] = x[perm[k]!]!;
+    // L z = w: the panel's triangle in place, then its rows below gathered in acc and scattered once
+    for (let J = 0; J < count; J++) {
+      const f = first[J]!, nc = first[J + 1]! - f, r0 = rowPtr[J]!, nr = rowPtr[J + 1]! - r0, b = panelPtr[J]!;
+      for (let r = nc; r < nr; r++) acc[r] = 0;
+      for (let c = 0; c < nc; c++) {
+        const xc = w[f + c]!;
+        if (xc === 0) continue;
+        const cb = b + c * nr;
+        for (let r = c + 1; r < nc; r++) w[f + r]! -= Lx[cb + r]! * xc;
+        for (let r = nc; r < nr; r++) acc[r]! += Lx[cb + r]! * xc;
+      }
+      for (let r = nc; r < nr; r++) w[rows[r0 + r]!]! -= acc[r]!;
+    }
+    // D, then Lᵀ v = z: the rows below gathered once, then the panel's triangle backwards
+    for (let J = count - 1; J >= 0; J--) {
+      const f = first[J]!, nc = first[J + 1]! - f, r0 = rowPtr[J]!, nr = rowPtr[J + 1]! - r0, b = panelPtr[J]!;
+      for (let r = nc; r < nr; r++) acc[r] = w[rows[r0 + r]!]!;
+      for (let c = nc - 1; c >= 0; c--) {
+        const cb = b + c * nr;
+        let s = w[f + c]! / D[f + c]!;
+        for (let r = c + 1; r < nc; r++) s -= Lx[cb + r]! * w[f + r]!;
+        for (let r = nc; r < nr; r++) s -= Lx[cb + r]! * acc[r]!;
+        w[f + c] = s;
+      }
+    }
+    for (let k = 0; k < n; k++) x[perm[k]!] = w[k]!;
+    return x;
+  }
+}
