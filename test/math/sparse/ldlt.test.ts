@@ -10,11 +10,11 @@ import {
   type Csc, cscFromDense, cscMatVec, cscSymmetrizeValues, cscToDense, cscTransposeMap,
 } from '../../../src/math/sparse/csc.js';
 import {
-  LdltNumeric, LdltSymbolic, type LdltSymbolicOptions, checkInertia, patternSignature,
+  LdltNumeric, LdltSymbolic, checkInertia, patternSignature,
 } from '../../../src/math/sparse/ldlt.js';
 import { refineSolve } from '../../../src/math/sparse/refine.js';
 import { rng, maxAbs, maxAbsDiff } from '../../helpers/numeric.js';
-import { shuffled, makeKkt, type RMode } from '../../helpers/kkt.js';
+import { shuffled, makeKkt, kktArb, orderingOptions, backwardError } from '../../helpers/kkt.js';
 
 
 function relResidual(A: Csc, x: Float64Array, b: Float64Array): number {
@@ -22,30 +22,15 @@ function relResidual(A: Csc, x: Float64Array, b: Float64Array): number {
   return maxAbsDiff(Ax, b) / Math.max(maxAbs(b), Number.MIN_VALUE);
 }
 
-/** max over (i, j) of |(L D Lᵀ − P A Pᵀ)_ij| / (|L| |D| |Lᵀ|)_ij, the componentwise backward error */
-function backwardError(num: LdltNumeric, A: Float64Array): number {
-  const { n, perm, Lp } = num.symbolic;
+/** dense L of the scalar factor */
+function denseL(num: LdltNumeric): Float64Array {
+  const { n, Lp } = num.symbolic;
   const L = new Float64Array(n * n);
   for (let j = 0; j < n; j++) {
     L[j * n + j] = 1;
     for (let p = Lp[j]!; p < Lp[j + 1]!; p++) L[num.Li[p]! * n + j] = num.Lx[p]!;
   }
-  let worst = 0;
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j <= i; j++) {
-      let s = 0;
-      let sa = 0;
-      for (let k = 0; k <= j; k++) {
-        const t = L[i * n + k]! * num.D[k]! * L[j * n + k]!;
-        s += t;
-        sa += Math.abs(t);
-      }
-      const a = A[perm[i]! * n + perm[j]!]!;
-      const err = Math.abs(s - a);
-      if (err > 0) worst = Math.max(worst, err / sa);
-    }
-  }
-  return worst;
+  return L;
 }
 
 function randomVector(n: number, rand: () => number): Float64Array {
@@ -64,35 +49,23 @@ function solveAndRefine(num: LdltNumeric, A: Csc, b: Float64Array, maxIter = 10)
   return { x, first, result };
 }
 
-const kktArb = fc.record({
-  nH: fc.integer({ min: 1, max: 40 }),
-  mRaw: fc.integer({ min: 0, max: 20 }),
-  densityPct: fc.integer({ min: 2, max: 30 }),
-  patSeed: fc.integer(),
-  valSeed: fc.integer(),
-  rMode: fc.constantFrom<RMode>('positive', 'mixed', 'zero'),
-  ordering: fc.constantFrom('amd', 'natural', 'random'),
-});
+const arb = kktArb(40, 20, 30);
 
 describe('LdltSymbolic / LdltNumeric on quasi-definite KKT matrices', () => {
   it('matches dense LU, refines to 1e-12 and has inertia (n_H, m), with AMD, natural and random orders', () => {
-    fc.assert(fc.property(kktArb, ({ nH, mRaw, densityPct, patSeed, valSeed, rMode, ordering }) => {
+    fc.assert(fc.property(arb, ({ nH, mRaw, densityPct, patSeed, valSeed, rMode, ordering }) => {
       const m = Math.min(mRaw, nH);
       const patRand = rng(patSeed);
       const kkt = makeKkt(patRand, rng(valSeed), nH, m, densityPct / 100, rMode);
       const { n, csc } = kkt;
-      // natural keeps H before the constraints (safe for R = 0); other orders delay R = 0 rows
-      const opts: LdltSymbolicOptions = ordering === 'natural' ? { ordering: 'natural' }
-        : { ordering: ordering === 'amd' ? 'amd' : Int32Array.from(shuffled(n, patRand)) };
-      if (ordering !== 'natural' && kkt.zeroR.some((f) => f === 1)) opts.delayed = kkt.zeroR;
-      const sym = new LdltSymbolic(n, csc.colPtr, csc.rowIdx, opts);
+      const sym = new LdltSymbolic(n, csc.colPtr, csc.rowIdx, orderingOptions(kkt, ordering, patRand));
       const num = new LdltNumeric(sym);
       const res = num.factor(csc.values);
       expect(res.ok).toBe(true);
       expect(res.positive).toBe(nH);
       expect(res.negative).toBe(m);
       expect(checkInertia(res, nH, m)).toBeNull();
-      if (n <= 30) expect(backwardError(num, kkt.K)).toBeLessThanOrEqual(4 * n * Number.EPSILON);
+      if (n <= 30) expect(backwardError(denseL(num), num.D, sym.perm, kkt.K, n)).toBeLessThanOrEqual(4 * n * Number.EPSILON);
       // solve + refinement against dense LU
       const b = randomVector(n, rng(valSeed ^ 0x5bd1e995));
       const { x, first, result } = solveAndRefine(num, csc, b);
@@ -107,7 +80,7 @@ describe('LdltSymbolic / LdltNumeric on quasi-definite KKT matrices', () => {
   });
 
   it('reuses one symbolic analysis and one numeric object for new values on the same pattern', () => {
-    fc.assert(fc.property(kktArb, fc.integer(), ({ nH, mRaw, densityPct, patSeed, valSeed }, valSeed2) => {
+    fc.assert(fc.property(arb, fc.integer(), ({ nH, mRaw, densityPct, patSeed, valSeed }, valSeed2) => {
       const m = Math.min(mRaw, nH);
       const a = makeKkt(rng(patSeed), rng(valSeed), nH, m, densityPct / 100, 'positive');
       const b = makeKkt(rng(patSeed), rng(valSeed2), nH, m, densityPct / 100, 'mixed');
@@ -239,7 +212,7 @@ describe('LdltSymbolic / LdltNumeric on quasi-definite KKT matrices', () => {
   });
 
   it('places every delayed node after all its unflagged neighbours, keeping the rest in order', () => {
-    fc.assert(fc.property(kktArb, ({ nH, mRaw, densityPct, patSeed, valSeed }) => {
+    fc.assert(fc.property(arb, ({ nH, mRaw, densityPct, patSeed, valSeed }) => {
       const m = Math.min(mRaw, nH);
       const kkt = makeKkt(rng(patSeed), rng(valSeed), nH, m, densityPct / 100, 'zero');
       const { n, csc } = kkt;
@@ -345,7 +318,7 @@ describe('LdltSymbolic / LdltNumeric on quasi-definite KKT matrices', () => {
 
 describe('refineSolve', () => {
   it('solves A x = b for A = S + small skew part with the factorization of S = (A + Aᵀ)/2', () => {
-    fc.assert(fc.property(kktArb, fc.integer({ min: 1, max: 20 }), ({ nH, mRaw, densityPct, patSeed, valSeed, rMode }, skewPct) => {
+    fc.assert(fc.property(arb, fc.integer({ min: 1, max: 20 }), ({ nH, mRaw, densityPct, patSeed, valSeed, rMode }, skewPct) => {
       const m = Math.min(mRaw, nH);
       const kkt = makeKkt(rng(patSeed), rng(valSeed), nH, m, densityPct / 100, rMode);
       const { n, csc } = kkt;

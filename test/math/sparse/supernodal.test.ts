@@ -6,14 +6,14 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { luDense, luSolveDense } from '../../../src/math/dense.js';
 import { cscFromDense, cscMatVec } from '../../../src/math/sparse/csc.js';
-import { LdltNumeric, LdltSymbolic, type LdltSymbolicOptions } from '../../../src/math/sparse/ldlt.js';
+import { LdltNumeric, LdltSymbolic } from '../../../src/math/sparse/ldlt.js';
 import { SupernodalSymbolic, SupernodalLdlt } from '../../../src/math/sparse/supernodal.js';
 import { rng, maxAbs, maxAbsDiff } from '../../helpers/numeric.js';
-import { shuffled, makeKkt, type RMode } from '../../helpers/kkt.js';
+import { makeKkt, kktArb, orderingOptions, backwardError } from '../../helpers/kkt.js';
 
-/** max over (i, j) of |(L D Lᵀ − P A Pᵀ)_ij| / (|L| |D| |Lᵀ|)_ij, with L read from the panels */
-function backwardError(f: SupernodalLdlt, A: Float64Array): number {
-  const sn = f.sn, n = sn.n, perm = sn.symbolic.perm, L = new Float64Array(n * n);
+/** dense L read from the panels */
+function denseL(f: SupernodalLdlt): Float64Array {
+  const sn = f.sn, n = sn.n, L = new Float64Array(n * n);
   for (let J = 0; J < sn.count; J++) {
     const first = sn.first[J]!, nc = sn.first[J + 1]! - first, r0 = sn.rowPtr[J]!, nr = sn.rowPtr[J + 1]! - r0, b = sn.panelPtr[J]!;
     for (let c = 0; c < nc; c++) {
@@ -21,27 +21,10 @@ function backwardError(f: SupernodalLdlt, A: Float64Array): number {
       for (let r = c + 1; r < nr; r++) L[sn.rows[r0 + r]! * n + first + c] = f.Lx[b + c * nr + r]!;
     }
   }
-  let worst = 0;
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j <= i; j++) {
-      let s = 0, sa = 0;
-      for (let k = 0; k <= j; k++) { const t = L[i * n + k]! * f.D[k]! * L[j * n + k]!; s += t; sa += Math.abs(t); }
-      const err = Math.abs(s - A[perm[i]! * n + perm[j]!]!);
-      if (err > 0) worst = Math.max(worst, err / sa);
-    }
-  }
-  return worst;
+  return L;
 }
 
-const arb = fc.record({
-  nH: fc.integer({ min: 1, max: 50 }),
-  mRaw: fc.integer({ min: 0, max: 25 }),
-  densityPct: fc.integer({ min: 2, max: 40 }),
-  patSeed: fc.integer(),
-  valSeed: fc.integer(),
-  rMode: fc.constantFrom<RMode>('positive', 'mixed', 'zero'),
-  ordering: fc.constantFrom('amd', 'natural', 'random'),
-});
+const arb = kktArb(50, 25, 40);
 
 describe('SupernodalLdlt', () => {
   it('gives the pivots and solutions of the scalar factor and of dense LU, in every ordering', () => {
@@ -49,10 +32,7 @@ describe('SupernodalLdlt', () => {
       const m = Math.min(mRaw, nH), patRand = rng(patSeed);
       const kkt = makeKkt(patRand, rng(valSeed), nH, m, densityPct / 100, rMode);
       const { n, csc } = kkt;
-      const opts: LdltSymbolicOptions = ordering === 'natural' ? { ordering: 'natural' }
-        : { ordering: ordering === 'amd' ? 'amd' : Int32Array.from(shuffled(n, patRand)) };
-      if (ordering !== 'natural' && kkt.zeroR.some((f) => f === 1)) opts.delayed = kkt.zeroR;
-      const sym = new LdltSymbolic(n, csc.colPtr, csc.rowIdx, opts);
+      const sym = new LdltSymbolic(n, csc.colPtr, csc.rowIdx, orderingOptions(kkt, ordering, patRand));
       const sn = new SupernodalSymbolic(sym);
       // the supernodes partition the columns and hold exactly L's pattern (plus their own triangles)
       expect(sn.first[0]).toBe(0);
@@ -64,7 +44,7 @@ describe('SupernodalLdlt', () => {
       const ra = { ...a.factor(csc.values) }, rb = b.factor(csc.values);
       expect(rb).toEqual(ra);
       // the factorization is backward stable componentwise: |L D Lᵀ − P A Pᵀ| ≤ 4nε |L||D||Lᵀ|
-      if (n <= 40) expect(backwardError(b, kkt.K)).toBeLessThanOrEqual(4 * n * Number.EPSILON);
+      if (n <= 40) expect(backwardError(denseL(b), b.D, sym.perm, kkt.K, n)).toBeLessThanOrEqual(4 * n * Number.EPSILON);
       const rhs = Float64Array.from({ length: n }, (_, i) => Math.sin(1 + i * valSeed));
       const xa = a.solve(rhs.slice()), xb = b.solve(rhs.slice());
       const xlu = luSolveDense(new Float64Array(n), luDense(kkt.K, n)!, rhs);
