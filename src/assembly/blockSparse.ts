@@ -57,14 +57,15 @@ export class BlockPattern {
     return s;
   }
 
-  /** number of slots registered so far (slots are numbered in registration order) */
-  get slotCount(): number { return this.slotI.length; }
-
-  /** the value indices (in the built layout) of every entry of slots 0 … count−1 */
-  entriesOf(count: number): Int32Array {
+  /**
+   * the value indices (in the built layout) of every entry of the blocks (bi, bj) with both
+   * bi, bj < nb (`inside`), or with either ≥ nb (not `inside`), ascending
+   */
+  entriesWithin(nb: number, inside = true): Int32Array {
     const L = this.build(), out: number[] = [];
-    for (let s = 0; s < count; s++) {
+    for (let s = 0; s < this.slotI.length; s++) {
       const bi = this.slotI[s]!, bj = this.slotJ[s]!;
+      if ((bi < nb && bj < nb) !== inside) continue;
       for (let c = 0; c < this.blockSize[bj]!; c++) for (let r = 0; r < this.blockSize[bi]!; r++) out.push(L.colBase[6 * s + c]! + r);
     }
     return Int32Array.from(out).sort();
@@ -129,6 +130,12 @@ export class BlockMatrix {
   }
 
   zero(): void { this.values.fill(0); }
+
+  /** zeroes the values at the given indices only (a matrix known to be zero elsewhere) */
+  zeroAt(entries: Int32Array): void {
+    const v = this.values;
+    for (let e = 0; e < entries.length; e++) v[entries[e]!] = 0;
+  }
 
   /** the matrix as a CSC view (shares arrays) */
   csc(): Csc { return { n: this.layout.n, colPtr: this.layout.colPtr, rowIdx: this.layout.rowIdx, values: this.values }; }

@@ -86,6 +86,10 @@ export class ConstraintSystem {
     }
   }
 
+  /** the value indices of the constraint rows in the built pattern: `evaluate` zeroes only those */
+  private entries: Int32Array | null = null;
+  setEntries(entries: Int32Array): void { this.entries = entries; }
+
   /** registers the G blocks on the pattern (before it is built) */
   register(pattern: BlockPattern): void {
     const cons = this.model.constraints, comps = this.model.components;
@@ -113,7 +117,7 @@ export class ConstraintSystem {
    */
   evaluate(ctx: ConstraintContext, Gm: BlockMatrix, hardOnly = false, fc: Float64Array | null = null, withBias = true): void {
     const cons = this.model.constraints, comps = this.model.components, u = ctx.u;
-    Gm.zero();
+    if (this.entries) Gm.zeroAt(this.entries); else Gm.zero();
     for (let ci = 0; ci < cons.length; ci++) {
       const c = cons[ci]!, r0 = this.model.rowStart[ci]!, rows = c.rows;
       c.violation(ctx, this.g, r0);

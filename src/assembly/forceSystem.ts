@@ -16,8 +16,14 @@ export class ForceSystem {
   readonly K: BlockMatrix;          // ∂f/∂q on the solve blocks
   readonly D: BlockMatrix;          // ∂f/∂u on the solve blocks
   readonly f: Float64Array;         // (nu) generalized forces
-  /** the value indices of K and D that forces can fill (the diagonal and force blocks; mirror pairs both in), ascending */
+  /**
+   * the value indices of K and D: every block between two components (forces, the mass matrix
+   * and the geometric stiffness of constraints fill only these; mirror pairs both in), ascending.
+   * The rest of the pattern is the constraint rows.
+   */
   readonly jacobianEntries: Int32Array;
+  /** the other value indices: the constraint rows and columns (G, Gᵀ, −R), ascending */
+  readonly constraintEntries: Int32Array;
   private readonly pm = new PointMap();
   private ctx: ForceContext;
   private ctx2: ForceContext;
@@ -27,10 +33,10 @@ export class ForceSystem {
     this.pattern = new BlockPattern(model.blockSize, model.blockStart);
     // every force registers the blocks it fills, in model order (deterministic slots)
     for (const force of model.forces) force.setup(this.pattern);
-    const forceSlots = this.pattern.slotCount;
     register?.(this.pattern);
     this.layout = this.pattern.build();
-    this.jacobianEntries = this.pattern.entriesOf(forceSlots);
+    this.jacobianEntries = this.pattern.entriesWithin(model.blockComponent.length);
+    this.constraintEntries = this.pattern.entriesWithin(model.blockComponent.length, false);
     for (const force of model.forces) force.boundSignature = this.layout.signature;
     this.kin = new Kinematics(model);
     this.K = new BlockMatrix(this.layout);
@@ -69,8 +75,8 @@ export class ForceSystem {
   /** K ← ∂f/∂q, D ← ∂f/∂u at (q, u) */
   jacobians(q: Float64Array, u: Float64Array): void {
     const ctx = this.bind(q, u);
-    this.K.zero();
-    this.D.zero();
+    this.K.zeroAt(this.jacobianEntries);
+    this.D.zeroAt(this.jacobianEntries);
     const forces = this.model.forces;
     for (let i = 0; i < forces.length; i++) forces[i]!.addJacobians(ctx, this.K, this.D);
   }

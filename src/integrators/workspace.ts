@@ -82,6 +82,7 @@ export class Workspace {
     this.qMid = new Float64Array(model.nq);
     this.pivotScratch = new Float64Array(model.nRows);
     this.fs = new ForceSystem(model, (p) => { this.cs.register(p); for (const g of this.geometric) g.spring.setup(p); });
+    this.cs.setEntries(this.fs.constraintEntries);
     this.M = new BlockMatrix(this.fs.layout);
     this.Gm = new BlockMatrix(this.fs.layout);
     this.A = new Float64Array(this.fs.layout.nnz);
@@ -100,7 +101,7 @@ export class Workspace {
   mass(q: Float64Array): void {
     const M = this.M, kin = this.fs.kin, model = this.model;
     kin.update(q);
-    M.zero();
+    M.zeroAt(this.fs.jacobianEntries);
     for (let b = 0; b < model.blockComponent.length; b++) {
       const c = model.components[model.blockComponent[b]!]!, s = this.slotDiag[b]!;
       if (c.kind === 'particle') { M.addDiag3(s, 0, 0, c.mass); continue; }

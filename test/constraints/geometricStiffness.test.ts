@@ -68,4 +68,25 @@ describe('geometric stiffness of distance constraints', () => {
     expect(sim.energy().total).toBeLessThan(E0);
     expect(sim.warnings).toEqual([]);
   });
+
+  // regression: the step matrix combined K only on blocks registered by forces, and dropped the
+  // geometric stiffness between two particles that no force couples (p–r here)
+  it('enters the step matrix on every block it fills, also where no force couples the components', () => {
+    const mdl = model(true), ws = new Workspace(mdl), h = 0.02;
+    ws.cs.lambda.set([3.5, -1.25]);
+    const q = mdl.initialQ, u = mdl.initialU;
+    ws.mass(q);
+    ws.fs.jacobians(q, u);
+    ws.addGeometricStiffness(q, u);
+    ws.constraints(q, u, h, 'velocity');
+    ws.factor(h, h * h);
+    const K = ws.fs.K.values, D = ws.fs.D.values;
+    let offBlock = 0;
+    for (let k = 0; k < ws.A.length; k++) {
+      expect(ws.A[k]).toBe(ws.M.values[k]! + ws.Gm.values[k]! - h * D[k]! - h * h * K[k]!);
+      if (K[k] !== 0 && ws.M.values[k] === 0) offBlock++;
+    }
+    expect(offBlock).toBeGreaterThan(0);
+  });
 });
+
