@@ -3,7 +3,8 @@
  *
  *   cloth-step   implicit-Euler step of the cloth at N×N = 10², 20², 50², 100²: ms/step and the
  *                fitted scaling exponent in the number of particles
- *   ldlt         numeric LDLᵀ factorization of the cloth's step matrix, AMD against natural order
+ *   ldlt         numeric LDLᵀ factorization of the cloth's step matrix, AMD against natural order,
+ *                scalar up-looking against supernodal
  *   heap         heap growth over 10,000 steady steps (run with --expose-gc), and the transient
  *                allocation per step of every integrator (heap use after 1000 steps, no GC between)
  *
@@ -19,6 +20,7 @@ import { Simulation } from '../src/simulation.js';
 import { ModelBuilder } from '../src/model/builder.js';
 import { Workspace } from '../src/integrators/workspace.js';
 import { LdltSymbolic, LdltNumeric } from '../src/math/sparse/ldlt.js';
+import { SupernodalSymbolic, SupernodalLdlt } from '../src/math/sparse/supernodal.js';
 import { cscSymmetrizeValues, cscTransposeMap } from '../src/math/sparse/csc.js';
 
 /** two spinning boxes coupled by a frame spring (the frame-spring-pair example, built here) */
@@ -52,7 +54,7 @@ function clothStep(n: number, reps: number): { n: number; particles: number; dof
 }
 
 /** numeric factorization time of the cloth's step matrix with a given ordering */
-function ldltFactor(n: number, ordering: 'amd' | 'natural', reps: number): { ordering: string; nnzL: number; msFactor: number; msSymbolic: number } {
+function ldltFactor(n: number, ordering: 'amd' | 'natural', reps: number): { ordering: string; nnzL: number; msFactor: number; msFactorSupernodal: number; msSymbolic: number } {
   const model = clothModel({ n, stiffness: 5000 });
   const ws = new Workspace(model);
   const q = model.initialQ.slice(), u = model.initialU.slice();
@@ -67,10 +69,11 @@ function ldltFactor(n: number, ordering: 'amd' | 'natural', reps: number): { ord
   const t0 = performance.now();
   const sym = new LdltSymbolic(L.n, L.colPtr, L.rowIdx, { ordering });
   const msSymbolic = performance.now() - t0;
-  const num = new LdltNumeric(sym);
-  const times: number[] = [];
+  const num = new LdltNumeric(sym), sn = new SupernodalLdlt(new SupernodalSymbolic(sym));
+  const times: number[] = [], timesSn: number[] = [];
   for (let i = 0; i < reps; i++) { const t1 = performance.now(); num.factor(S); times.push(performance.now() - t1); }
-  return { ordering, nnzL: sym.nnzL, msFactor: median(times), msSymbolic };
+  for (let i = 0; i < reps; i++) { const t1 = performance.now(); sn.factor(S); timesSn.push(performance.now() - t1); }
+  return { ordering, nnzL: sym.nnzL, msFactor: median(times), msFactorSupernodal: median(timesSn), msSymbolic };
 }
 
 /** heap growth over steady stepping */
@@ -172,7 +175,7 @@ function main(): void {
   const nL = quick ? 20 : 50;
   const ldlt = (['amd', 'natural'] as const).map((o) => {
     const r = ldltFactor(nL, o, 5);
-    log(`ldlt cloth ${nL}×${nL} ${o}: nnz(L) ${r.nnzL}, numeric factor ${r.msFactor.toFixed(2)} ms (median), symbolic ${r.msSymbolic.toFixed(1)} ms`);
+    log(`ldlt cloth ${nL}×${nL} ${o}: nnz(L) ${r.nnzL}, numeric factor ${r.msFactor.toFixed(2)} ms scalar, ${r.msFactorSupernodal.toFixed(2)} ms supernodal (medians), symbolic ${r.msSymbolic.toFixed(1)} ms`);
     return r;
   });
   const hp = heap(quick ? 1000 : 10000);
