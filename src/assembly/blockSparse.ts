@@ -57,15 +57,12 @@ export class BlockPattern {
     return s;
   }
 
-  /**
-   * the value indices (in the built layout) of every entry of the blocks (bi, bj) with both
-   * bi, bj < nb (`inside`), or with either ≥ nb (not `inside`), ascending
-   */
-  entriesWithin(nb: number, inside = true): Int32Array {
+  /** the value indices (in the built layout) of every entry of the blocks (bi, bj) with both bi, bj < nb, ascending */
+  entriesWithin(nb: number): Int32Array {
     const L = this.build(), out: number[] = [];
     for (let s = 0; s < this.slotI.length; s++) {
       const bi = this.slotI[s]!, bj = this.slotJ[s]!;
-      if ((bi < nb && bj < nb) !== inside) continue;
+      if (bi >= nb || bj >= nb) continue;
       for (let c = 0; c < this.blockSize[bj]!; c++) for (let r = 0; r < this.blockSize[bi]!; r++) out.push(L.colBase[6 * s + c]! + r);
     }
     return Int32Array.from(out).sort();
@@ -131,10 +128,18 @@ export class BlockMatrix {
 
   zero(): void { this.values.fill(0); }
 
-  /** zeroes the values at the given indices only (a matrix known to be zero elsewhere) */
-  zeroAt(entries: Int32Array): void {
-    const v = this.values;
-    for (let e = 0; e < entries.length; e++) v[entries[e]!] = 0;
+  /**
+   * Zeroes one part of a pattern split at scalar index n (rows and columns below n first):
+   * 'head' is rows < n of columns < n, 'tail' everything else. `split[j]` (j < n) is the first
+   * value index of column j with a row ≥ n. A matrix known to be zero in the other part (the
+   * mass and force Jacobians live in the head, the constraint rows in the tail) is cleared in
+   * contiguous runs without touching the rest.
+   */
+  zeroPart(split: Int32Array, n: number, part: 'head' | 'tail'): void {
+    const v = this.values, cp = this.layout.colPtr;
+    if (part === 'head') { for (let j = 0; j < n; j++) v.fill(0, cp[j]!, split[j]!); return; }
+    for (let j = 0; j < n; j++) v.fill(0, split[j]!, cp[j + 1]!);
+    v.fill(0, cp[n]!, this.layout.nnz);
   }
 
   /** the matrix as a CSC view (shares arrays) */

@@ -86,9 +86,9 @@ export class ConstraintSystem {
     }
   }
 
-  /** the value indices of the constraint rows in the built pattern: `evaluate` zeroes only those */
-  private entries: Int32Array | null = null;
-  setEntries(entries: Int32Array): void { this.entries = entries; }
+  /** the split of the built pattern into component and constraint parts (ForceSystem.split): `evaluate` zeroes only the constraint part */
+  private split: Int32Array | null = null;
+  setSplit(split: Int32Array): void { this.split = split; }
 
   /** registers the G blocks on the pattern (before it is built) */
   register(pattern: BlockPattern): void {
@@ -117,7 +117,7 @@ export class ConstraintSystem {
    */
   evaluate(ctx: ConstraintContext, Gm: BlockMatrix, hardOnly = false, fc: Float64Array | null = null, withBias = true): void {
     const cons = this.model.constraints, comps = this.model.components, u = ctx.u;
-    if (this.entries) Gm.zeroAt(this.entries); else Gm.zero();
+    if (this.split) Gm.zeroPart(this.split, this.n, 'tail'); else Gm.zero();
     for (let ci = 0; ci < cons.length; ci++) {
       const c = cons[ci]!, r0 = this.model.rowStart[ci]!, rows = c.rows;
       c.violation(ctx, this.g, r0);

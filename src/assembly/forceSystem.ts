@@ -22,8 +22,8 @@ export class ForceSystem {
    * The rest of the pattern is the constraint rows.
    */
   readonly jacobianEntries: Int32Array;
-  /** the other value indices: the constraint rows and columns (G, Gᵀ, −R), ascending */
-  readonly constraintEntries: Int32Array;
+  /** (nSolve) for each component column, the first value index in a constraint row (BlockMatrix.zeroPart) */
+  readonly split: Int32Array;
   private readonly pm = new PointMap();
   private ctx: ForceContext;
   private ctx2: ForceContext;
@@ -36,7 +36,13 @@ export class ForceSystem {
     register?.(this.pattern);
     this.layout = this.pattern.build();
     this.jacobianEntries = this.pattern.entriesWithin(model.blockComponent.length);
-    this.constraintEntries = this.pattern.entriesWithin(model.blockComponent.length, false);
+    // where each component column's constraint rows start (rows are sorted, constraint rows last)
+    const L = this.layout, n = model.nSolve;
+    this.split = Int32Array.from({ length: n }, (_, j) => {
+      let p = L.colPtr[j]!;
+      while (p < L.colPtr[j + 1]! && L.rowIdx[p]! < n) p++;
+      return p;
+    });
     for (const force of model.forces) force.boundSignature = this.layout.signature;
     this.kin = new Kinematics(model);
     this.K = new BlockMatrix(this.layout);
@@ -75,8 +81,8 @@ export class ForceSystem {
   /** K ← ∂f/∂q, D ← ∂f/∂u at (q, u) */
   jacobians(q: Float64Array, u: Float64Array): void {
     const ctx = this.bind(q, u);
-    this.K.zeroAt(this.jacobianEntries);
-    this.D.zeroAt(this.jacobianEntries);
+    this.K.zeroPart(this.split, this.model.nSolve, 'head');
+    this.D.zeroPart(this.split, this.model.nSolve, 'head');
     const forces = this.model.forces;
     for (let i = 0; i < forces.length; i++) forces[i]!.addJacobians(ctx, this.K, this.D);
   }

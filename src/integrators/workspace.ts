@@ -40,7 +40,6 @@ export class Workspace {
   readonly fs: ForceSystem;
   readonly M: BlockMatrix;              // mass matrix M(q)
   readonly A: Float64Array;             // (nnz) values of the step matrix M − a₀D − a₁K
-  private readonly P: Float64Array;     // (nnz) M plus the constraint blocks (the symmetric part of the step matrix before K, D)
   readonly solver: StepSolver;
   readonly slotDiag: Int32Array;        // (nBlocks) slot of each diagonal block
   readonly cs: ConstraintSystem;        // the bilateral constraint rows
@@ -82,11 +81,10 @@ export class Workspace {
     this.qMid = new Float64Array(model.nq);
     this.pivotScratch = new Float64Array(model.nRows);
     this.fs = new ForceSystem(model, (p) => { this.cs.register(p); for (const g of this.geometric) g.spring.setup(p); });
-    this.cs.setEntries(this.fs.constraintEntries);
+    this.cs.setSplit(this.fs.split);
     this.M = new BlockMatrix(this.fs.layout);
     this.Gm = new BlockMatrix(this.fs.layout);
     this.A = new Float64Array(this.fs.layout.nnz);
-    this.P = new Float64Array(this.fs.layout.nnz);
     this.solver = new StepSolver(opts);
     this.slotDiag = Int32Array.from({ length: model.blockSize.length }, (_, b) => this.fs.pattern.find(b, b));
     // where each constraint row's diagonal entry lives in the values
@@ -101,7 +99,7 @@ export class Workspace {
   mass(q: Float64Array): void {
     const M = this.M, kin = this.fs.kin, model = this.model;
     kin.update(q);
-    M.zeroAt(this.fs.jacobianEntries);
+    M.zeroPart(this.fs.split, model.nSolve, 'head');
     for (let b = 0; b < model.blockComponent.length; b++) {
       const c = model.components[model.blockComponent[b]!]!, s = this.slotDiag[b]!;
       if (c.kind === 'particle') { M.addDiag3(s, 0, 0, c.mass); continue; }
@@ -186,10 +184,10 @@ export class Workspace {
     const m = this.model.nRows;
     // M and the constraint blocks are symmetric by construction; K and D in general are not
     const symmetric = (a0 === 0 && a1 === 0) || !withJacobians;
-    let P = M;
-    if (m > 0) { P = this.P; for (let k = 0; k < P.length; k++) P[k] = M[k]! + G[k]!; }
-    if (symmetric) A.set(P);
-    this.factorKkt(symmetric, symmetric ? null : P, a0, a1);
+    // A = M + G (the two live on disjoint entries), then − a₀D − a₁K in the solver's combined pass
+    if (m > 0) for (let k = 0; k < A.length; k++) A[k] = M[k]! + G[k]!;
+    else A.set(M);
+    this.factorKkt(symmetric, a0, a1);
   }
 
   /**
@@ -198,10 +196,10 @@ export class Workspace {
    * constraint pivot), the matrix is refactored, and the constraints concerned are recorded in
    * `redundant` (the simulation warns once per name).
    */
-  private factorKkt(symmetric: boolean, P: Float64Array | null, a0: number, a1: number): void {
+  private factorKkt(symmetric: boolean, a0: number, a1: number): void {
     const A = this.A, n = this.model.nSolve, m = this.model.nRows;
-    // A = P − a₀D − a₁K, formed with its symmetric part in one pass, or A as assembled
-    let msg = P ? this.solver.factorCombination(this.fs.layout, A, P, this.fs.D.values, a0, this.fs.K.values, a1, this.fs.jacobianEntries, n)
+    // A ← A − a₀D − a₁K, formed with its symmetric part in one pass, or A as assembled
+    let msg = !symmetric ? this.solver.factorCombination(this.fs.layout, A, this.fs.D.values, a0, this.fs.K.values, a1, this.fs.jacobianEntries, n)
       : this.solver.factor(this.fs.layout, A, n, symmetric);
     // look for redundancy until it has been found once (its R then stays, set by `rows`), or on failure
     if (m > 0 && this.cs.hasHardRows && (this.regularization === 0 || this.solver.failedAt >= n)) {

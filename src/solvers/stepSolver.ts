@@ -179,28 +179,28 @@ export class StepSolver {
   }
 
   /**
-   * `factor` for A = P − a₀D − a₁K written into `out` (nnz), where P (for instance M plus the
-   * constraint blocks) is symmetric by construction and D, K are arbitrary but nonzero only at
-   * `entries` (ascending value indices, closed under transposition: the force blocks). Only those
-   * entries are combined, each mirror pair once, giving A, its symmetric part and the list of
-   * skew entries in one pass; elsewhere A = S = P. The scale of the symmetry test is max |A| over
-   * `entries` (they include the diagonal blocks).
+   * `factor` for A = P − a₀D − a₁K, formed in place in `values` (nnz), which holds P on entry
+   * (for instance M plus the constraint blocks: symmetric by construction) and A on return.
+   * D and K are arbitrary but nonzero only at `entries` (ascending value indices, closed under
+   * transposition: the blocks between components). Only those entries are combined, each mirror
+   * pair once, giving A, its symmetric part and the list of skew entries in one pass; elsewhere
+   * A = S = P. The scale of the symmetry test is max |A| over `entries` (they include the
+   * diagonal blocks).
    */
-  factorCombination(layout: BlockLayout, out: Float64Array, P: Float64Array, D: Float64Array, a0: number, K: Float64Array, a1: number,
+  factorCombination(layout: BlockLayout, values: Float64Array, D: Float64Array, a0: number, K: Float64Array, a1: number,
     entries: Int32Array, expectedPositive = layout.n): string | null {
     this.analyse(layout, expectedPositive);
-    this.A.values = out;
+    this.A.values = values;
     const tmap = this.tmap, S = this.sym, at = this.skewAt, val = this.skewVal;
-    out.set(P);
-    S.set(P);
+    S.set(values);
     let skew = 0, scale = 0, c = 0;
     for (let e = 0; e < entries.length; e++) {
       const k = entries[e]!, t = tmap[k]!;
       if (t < k) continue;
       const dk = a0 * D[k]! + a1 * K[k]!, dt = a0 * D[t]! + a1 * K[t]!, avg = 0.5 * (dk + dt);
-      const ak = P[k]! - dk, atv = P[t]! - dt;
-      out[k] = ak; out[t] = atv;
-      S[k] = P[k]! - avg; S[t] = P[t]! - avg;
+      const pk = values[k]!, pt = values[t]!, ak = pk - dk, atv = pt - dt;
+      values[k] = ak; values[t] = atv;
+      S[k] = pk - avg; S[t] = pt - avg;
       const m = Math.abs(ak) > Math.abs(atv) ? Math.abs(ak) : Math.abs(atv);
       if (m > scale) scale = m;
       // A − S = avg − d on the two entries of a non-symmetric pair
