@@ -137,6 +137,8 @@ export class SupernodalLdlt {
   readonly Lx: Float64Array;
   /** (n) pivots, in permuted order */
   readonly D: Float64Array;
+  /** (n) their reciprocals (the solves multiply) */
+  private readonly Dinv: Float64Array;
   readonly result: LdltResult = { ok: false, positive: 0, negative: 0, zeroAt: -1 };
   private readonly local: Int32Array;   // (n) row → index in the current target's row list
   private readonly acc: Float64Array;   // (maxRows) one update column; the rows below a panel in the solves
@@ -147,6 +149,7 @@ export class SupernodalLdlt {
   constructor(readonly sn: SupernodalSymbolic) {
     this.Lx = new Float64Array(sn.panelPtr[sn.count]!);
     this.D = new Float64Array(sn.n);
+    this.Dinv = new Float64Array(sn.n);
     this.local = new Int32Array(sn.n);
     this.acc = new Float64Array(Math.max(1, sn.maxRows));
     this.rel = new Int32Array(Math.max(1, sn.maxRows));
@@ -157,7 +160,7 @@ export class SupernodalLdlt {
   /** factors P A Pᵀ = L D Lᵀ from the full input values (nnzA, parallel to the input pattern) */
   factor(values: Float64Array): LdltResult {
     const sn = this.sn, sym = sn.symbolic, { count, first, rowPtr, rows, panelPtr, cPanel, updPtr, updSource, updBegin, updEnd } = sn;
-    const { Lx, D, local, acc, wd, rel } = this, res = this.result, Csrc = sym.Csrc, perm = sym.perm;
+    const { Lx, D, Dinv, local, acc, wd, rel } = this, res = this.result, Csrc = sym.Csrc, perm = sym.perm;
     if (values.length < sym.nnzA) throw new Error('SupernodalLdlt.factor: values shorter than the pattern');
     res.ok = false; res.positive = 0; res.negative = 0; res.zeroAt = -1;
     // load A into the panels
@@ -188,16 +191,18 @@ export class SupernodalLdlt {
       for (let c = 0; c < nc; c++) {
         const cb = b + c * nr, d = Lx[cb + c]!;
         if (d === 0 || !Number.isFinite(d)) { res.zeroAt = perm[f + c]!; return res; }
+        const di = 1 / d;
         D[f + c] = d;
+        Dinv[f + c] = di;
         if (d > 0) res.positive++; else res.negative++;
         // later columns of the panel: P[r, c2] −= P[r, c] P[c2, c] / d
         for (let c2 = c + 1; c2 < nc; c2++) {
-          const coef = Lx[cb + c2]! / d;
+          const coef = Lx[cb + c2]! * di;
           if (coef === 0) continue;
           const cb2 = b + c2 * nr;
           for (let r = c2; r < nr; r++) Lx[cb2 + r]! -= Lx[cb + r]! * coef;
         }
-        for (let r = c + 1; r < nr; r++) Lx[cb + r] = Lx[cb + r]! / d;
+        for (let r = c + 1; r < nr; r++) Lx[cb + r] = Lx[cb + r]! * di;
       }
     }
     res.ok = true;
@@ -208,7 +213,7 @@ export class SupernodalLdlt {
   solve(x: Float64Array): Float64Array {
     if (!this.result.ok) throw new Error('SupernodalLdlt.solve: no successful factorization');
     const sn = this.sn, { count, first, rowPtr, rows, panelPtr } = sn, perm = sn.symbolic.perm, n = sn.n;
-    const { Lx, D, w, acc } = this;
+    const { Lx, Dinv, w, acc } = this;
     for (let k = 0; k < n; k++) w[k] = x[perm[k]!]!;
     // L z = w: the panel's triangle in place, then its rows below gathered in acc and scattered once
     for (let J = 0; J < count; J++) {
@@ -229,7 +234,7 @@ export class SupernodalLdlt {
       for (let r = nc; r < nr; r++) acc[r] = w[rows[r0 + r]!]!;
       for (let c = nc - 1; c >= 0; c--) {
         const cb = b + c * nr;
-        let s = w[f + c]! / D[f + c]!;
+        let s = w[f + c]! * Dinv[f + c]!;
         for (let r = c + 1; r < nc; r++) s -= Lx[cb + r]! * w[f + r]!;
         for (let r = nc; r < nr; r++) s -= Lx[cb + r]! * acc[r]!;
         w[f + c] = s;
