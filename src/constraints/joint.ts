@@ -171,8 +171,10 @@ export class Joint implements BilateralConstraint {
     this.frameB = { p: this.fb.p, q: this.fb.q };
     // components and Jacobian blocks (non-dynamic bodies too: their velocity enters ġ)
     this.components = [bodyA, bodyB].filter((b): b is RigidBody => b !== null).map((b) => b.index);
-    this.GA = bodyA ? new Float64Array(6 * this.rows) : null;
-    this.GB = bodyB ? new Float64Array(6 * this.rows) : null;
+    // both blocks in one allocation (next to each other in memory)
+    const G = new Float64Array(12 * this.rows);
+    this.GA = bodyA ? G.subarray(0, 6 * this.rows) : null;
+    this.GB = bodyB ? G.subarray(6 * this.rows) : null;
     this.blocks = [this.GA, this.GB].filter((g): g is Float64Array => g !== null);
   }
 

@@ -41,6 +41,7 @@
  * Each block is written for one side; a world side has no block. Verified against central
  * finite differences of g along q ⊕ εδ and of ε ↦ G(q ⊕ εu)u in test/constraints/joint.test.ts.
  */
+import { Slab } from '../math/slab.js';
 import type { RigidBody } from '../model/model.js';
 import type { ConstraintContext } from './constraint.js';
 import { ModelError } from '../model/errors.js';
@@ -118,9 +119,10 @@ export function jointLayout(type: JointType | JointMask, path: string): JointLay
 
 /** an attachment frame: its body (null = world) and pose in body coordinates (in world for the world) */
 export class JointFrame {
-  readonly p = new Float64Array(3);
-  readonly q = new Float64Array(4);
-  readonly R = new Float64Array(9);
+  private readonly slab = new Slab(16);
+  readonly p = this.slab.take(3);
+  readonly q = this.slab.take(4);
+  readonly R = this.slab.take(9);
   constructor(readonly body: RigidBody | null) {}
 }
 
@@ -129,27 +131,29 @@ export class JointFrame {
  * before any value or Jacobian, `velocities` (after `positions`) before rates and biases.
  */
 export class JointKinematics {
-  readonly RC = new Float64Array(9);     // R_WC
-  readonly RD = new Float64Array(9);     // R_WD
-  readonly xC = new Float64Array(3);
-  readonly xD = new Float64Array(3);
-  readonly rC = new Float64Array(3);     // lever arm of C from A's origin (0 for the world)
-  readonly rD = new Float64Array(3);
-  readonly d = new Float64Array(3);      // x_D − x_C
-  readonly s = new Float64Array(3);      // x_D − x_A = r_C + d
-  readonly qC = new Float64Array(4);     // q_WC
-  readonly qD = new Float64Array(4);     // q_WD
-  readonly qCD = new Float64Array(4);    // q_WC⁻¹ ⋆ q_WD
-  readonly vA = new Float64Array(3);
-  readonly wA = new Float64Array(3);
-  readonly vB = new Float64Array(3);
-  readonly wB = new Float64Array(3);
-  readonly dd = new Float64Array(3);     // ḋ
-  readonly e = new Float64Array(3);      // ḋ − ω_A × d
-  readonly Om = new Float64Array(3);     // Ω = R_WCᵀ(ω_B − ω_A)
-  readonly bl = new Float64Array(3);     // world vector whose c_k component is κ of translational row k
-  private readonly t1 = new Float64Array(3);
-  private readonly t2 = new Float64Array(3);
+  // all the vectors below, in one allocation (78 numbers)
+  private readonly slab = new Slab(78);
+  readonly RC = this.slab.take(9);     // R_WC
+  readonly RD = this.slab.take(9);     // R_WD
+  readonly xC = this.slab.take(3);
+  readonly xD = this.slab.take(3);
+  readonly rC = this.slab.take(3);     // lever arm of C from A's origin (0 for the world)
+  readonly rD = this.slab.take(3);
+  readonly d = this.slab.take(3);      // x_D − x_C
+  readonly s = this.slab.take(3);      // x_D − x_A = r_C + d
+  readonly qC = this.slab.take(4);     // q_WC
+  readonly qD = this.slab.take(4);     // q_WD
+  readonly qCD = this.slab.take(4);    // q_WC⁻¹ ⋆ q_WD
+  readonly vA = this.slab.take(3);
+  readonly wA = this.slab.take(3);
+  readonly vB = this.slab.take(3);
+  readonly wB = this.slab.take(3);
+  readonly dd = this.slab.take(3);     // ḋ
+  readonly e = this.slab.take(3);      // ḋ − ω_A × d
+  readonly Om = this.slab.take(3);     // Ω = R_WCᵀ(ω_B − ω_A)
+  readonly bl = this.slab.take(3);     // world vector whose c_k component is κ of translational row k
+  private readonly t1 = this.slab.take(3);
+  private readonly t2 = this.slab.take(3);
 
   /** frame poses at q: R, lever arm, origin and quaternion of C and D, then d, s and q_CD */
   private kinSeen: unknown = null;
