@@ -4,9 +4,10 @@
  * Positions: the mass-weighted correction δq = −M⁻¹Gᵀ(GM⁻¹Gᵀ)⁻¹ g, solved as the KKT system
  * [[M, Gᵀ], [G, −R]] [δq; μ] = [0; −g] at the new configuration and iterated until
  * max |g| ≤ 1e-12 over the hard rows: chord iterations on one factorization while each reduces
- * the violation a hundredfold, Newton (G re-evaluated and refactored) when one does not. Velocities: the same matrix
- * refactored at the final configuration with [0; −G u] removes the velocity component that
- * violates ġ = 0 there, i.e. u ← P_v(q⁺) u.
+ * the violation a hundredfold, Newton (G re-evaluated and refactored) when one does not.
+ * Velocities: [0; −G u] with G re-evaluated at the final configuration removes the velocity
+ * component that violates ġ = 0 there, u ← P_v(q⁺) u, by chord iterations on the last
+ * factorization until |G u| ≤ 1e-13.
  * Compliant rows are left alone (they are springs). Used when the model's stabilization method
  * is 'projection' (the default).
  */
