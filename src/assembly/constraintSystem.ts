@@ -86,10 +86,6 @@ export class ConstraintSystem {
     }
   }
 
-  /** the split of the built pattern into component and constraint parts (ForceSystem.split): `evaluate` zeroes only the constraint part */
-  private split: Int32Array | null = null;
-  setSplit(split: Int32Array): void { this.split = split; }
-
   /** registers the G blocks on the pattern (before it is built) */
   register(pattern: BlockPattern): void {
     const cons = this.model.constraints, comps = this.model.components;
@@ -109,15 +105,16 @@ export class ConstraintSystem {
   }
 
   /**
-   * Evaluates g, G (into Gm as G and Gᵀ; the −R diagonal is added by `rows`), G u and κ at (q, u).
-   * Gm is zeroed first. With `hardOnly`, compliant rows are left out of Gm (the projection and
+   * Evaluates g, G (into Gm as G and Gᵀ; the −R diagonal is set by `rows`), G u and κ at (q, u).
+   * Every G and Gᵀ entry of Gm is overwritten, so Gm needs no zeroing (the diagonal blocks of the
+   * constraint rows hold −R only on their diagonal, written by `rows` or `projectionRows`, zero
+   * elsewhere from construction). With `hardOnly`, compliant rows are zero in Gm (the projection and
    * the acceleration-level matrices) and, if `fc` is given, applied instead as the forces
    * Gᵀλ, λ = −(g + β ġ)/α, added to fc (solve layout): compliance as the spring it is (003).
    * `withBias` false skips κ (the projection needs g, G and G u only).
    */
   evaluate(ctx: ConstraintContext, Gm: BlockMatrix, hardOnly = false, fc: Float64Array | null = null, withBias = true): void {
     const cons = this.model.constraints, comps = this.model.components, u = ctx.u;
-    if (this.split) Gm.zeroPart(this.split, this.n, 'tail'); else Gm.zero();
     for (let ci = 0; ci < cons.length; ci++) {
       const c = cons[ci]!, r0 = this.model.rowStart[ci]!, rows = c.rows;
       c.violation(ctx, this.g, r0);
@@ -141,17 +138,18 @@ export class ConstraintSystem {
         const s = this.slotCB[2 * ci + k]!;
         if (s < 0) continue;
         if (!hardOnly || allHard) {
-          Gm.addDense(s, G, rows, cols, 1);
-          Gm.addDenseTransposed(this.slotBC[2 * ci + k]!, G, rows, cols, 1);
+          Gm.setDense(s, G, rows, cols);
+          Gm.setDenseTransposed(this.slotBC[2 * ci + k]!, G, rows, cols);
           continue;
         }
         // hard rows only; compliant rows as forces
         const sb = this.slotBC[2 * ci + k]!, bo = this.model.blockStart[comp.block]!;
         for (let r = 0; r < rows; r++) {
           const i = r0 + r;
-          if (this.hard[i]) {
-            for (let j = 0; j < cols; j++) { Gm.addEntry(s, r, j, G[r * cols + j]!); Gm.addEntry(sb, j, r, G[r * cols + j]!); }
-          } else if (fc) {
+          // compliant rows are zero in Gm
+          const hard = this.hard[i] === 1;
+          for (let j = 0; j < cols; j++) { const x = hard ? G[r * cols + j]! : 0; Gm.setEntry(s, r, j, x); Gm.setEntry(sb, j, r, x); }
+          if (!hard && fc) {
             const lam = -(this.g[i]! + c.damping[r]! * this.Gu[i]!) / c.compliance[r]!;
             this.lambdaForce[i] = lam;
             for (let j = 0; j < cols; j++) fc[bo + j] = fc[bo + j]! + G[r * cols + j]! * lam;
@@ -218,7 +216,7 @@ export class ConstraintSystem {
           R[i] = regularize;
           target[i] = -tau * kappa[i]!;
         }
-        Gm.addEntry(this.slotCC[ci]!, r, r, -R[i]!);
+        Gm.setEntry(this.slotCC[ci]!, r, r, -R[i]!);
       }
     }
   }
@@ -231,7 +229,7 @@ export class ConstraintSystem {
       for (let r = 0; r < c.rows; r++) {
         const i = r0 + r;
         this.R[i] = this.hard[i] ? regularize : 1;
-        Gm.addEntry(this.slotCC[ci]!, r, r, -this.R[i]!);
+        Gm.setEntry(this.slotCC[ci]!, r, r, -this.R[i]!);
       }
     }
   }

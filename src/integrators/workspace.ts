@@ -81,7 +81,6 @@ export class Workspace {
     this.qMid = new Float64Array(model.nq);
     this.pivotScratch = new Float64Array(model.nRows);
     this.fs = new ForceSystem(model, (p) => { this.cs.register(p); for (const g of this.geometric) g.spring.setup(p); });
-    this.cs.setSplit(this.fs.split);
     this.M = new BlockMatrix(this.fs.layout);
     this.Gm = new BlockMatrix(this.fs.layout);
     this.A = new Float64Array(this.fs.layout.nnz);
@@ -99,14 +98,14 @@ export class Workspace {
   mass(q: Float64Array): void {
     const M = this.M, kin = this.fs.kin, model = this.model;
     kin.update(q);
-    M.zeroPart(this.fs.split, model.nSolve, 'head');
+    // each diagonal block is overwritten; M is zero everywhere else from construction
     for (let b = 0; b < model.blockComponent.length; b++) {
       const c = model.components[model.blockComponent[b]!]!, s = this.slotDiag[b]!;
-      if (c.kind === 'particle') { M.addDiag3(s, 0, 0, c.mass); continue; }
+      if (c.kind === 'particle') { for (let k = 0; k < 3; k++) M.setEntry(s, k, k, c.mass); continue; }
       for (let k = 0; k < 3; k++) this.c3[k] = kin.cW[3 * c.index + k]!;
       for (let k = 0; k < 9; k++) this.J9[k] = kin.JW[9 * c.index + k]!;
       spatialInertia(this.M6, c.mass, this.c3, this.J9, this.sp);
-      M.addDense(s, this.M6, 6, 6, 1);
+      M.setDense(s, this.M6, 6, 6);
     }
   }
 
@@ -353,14 +352,15 @@ export class Workspace {
 
   /** out (m) ← G x for a KKT-layout x, from the assembled constraint blocks (Gm) */
   mulConstraintRows(out: Float64Array, x: Float64Array): void {
-    const L = this.fs.layout, n = this.model.nSolve, v = this.Gm.values;
+    const L = this.fs.layout, n = this.model.nSolve, v = this.Gm.values, split = this.fs.split;
     out.fill(0);
     for (let j = 0; j < n; j++) {
       const xj = x[j]!;
       if (xj === 0) continue;
-      for (let p = L.colPtr[j]!; p < L.colPtr[j + 1]!; p++) {
-        const r = L.rowIdx[p]!;
-        if (r >= n) out[r - n] = out[r - n]! + v[p]! * xj;
+      // the constraint rows of column j start at split[j]
+      for (let p = split[j]!; p < L.colPtr[j + 1]!; p++) {
+        const r = L.rowIdx[p]! - n;
+        out[r] = out[r]! + v[p]! * xj;
       }
     }
   }
