@@ -41,7 +41,6 @@
  * Each block is written for one side; a world side has no block. Verified against central
  * finite differences of g along q ⊕ εδ and of ε ↦ G(q ⊕ εu)u in test/constraints/joint.test.ts.
  */
-import { Slab } from '../math/slab.js';
 import type { RigidBody } from '../model/model.js';
 import type { ConstraintContext } from './constraint.js';
 import { ModelError } from '../model/errors.js';
@@ -117,148 +116,159 @@ export function jointLayout(type: JointType | JointMask, path: string): JointLay
   return { type: name, linear, angular, universal: p.universal, rows, freeLinear, rotation, angleAxis, rowNames, coordinateNames };
 }
 
-/** an attachment frame: its body (null = world) and pose in body coordinates (in world for the world) */
+/**
+ * An attachment frame: its body (null = world) and pose in body coordinates (in world for the
+ * world). `buf` holds p (0…2), q (3…6) and R (7…15); p, q and R are views of it.
+ */
 export class JointFrame {
-  private readonly slab = new Slab(16);
-  readonly p = this.slab.take(3);
-  readonly q = this.slab.take(4);
-  readonly R = this.slab.take(9);
+  readonly buf = new Float64Array(16);
+  readonly p = this.buf.subarray(0, 3);
+  readonly q = this.buf.subarray(3, 7);
+  readonly R = this.buf.subarray(7, 16);
   constructor(readonly body: RigidBody | null) {}
 }
+
+// offsets of the joint kinematics in JointKinematics.b (one allocation per joint; the kernels
+// index it directly, which measured faster on long chains than one small array per vector)
+const RC = 0;      // (9) R_WC, row-major
+const RD = 9;      // (9) R_WD
+const XC = 18;     // (3) x_C
+const XD = 21;     // (3) x_D
+const RRC = 24;    // (3) lever arm r_C of C from A's origin (0 for the world)
+const RRD = 27;    // (3) r_D
+const DD = 30;     // (3) d = x_D − x_C
+const SS = 33;     // (3) s = x_D − x_A = r_C + d
+const QC = 36;     // (4) q_WC
+const QD = 40;     // (4) q_WD
+const QCD = 44;    // (4) q_CD = q_WC⁻¹ ⋆ q_WD
+const VA = 48;     // (3) v_A
+const WA = 51;     // (3) ω_A
+const VB = 54;     // (3) v_B
+const WB = 57;     // (3) ω_B
+const DDOT = 60;   // (3) ḋ
+const EE = 63;     // (3) e = ḋ − ω_A × d
+const OM = 66;     // (3) Ω = R_WCᵀ(ω_B − ω_A)
+const BL = 69;     // (3) the world vector whose c_k component is κ of translational row k
+const SIZE = 72;
 
 /**
  * The kinematics of frames C and D at one (q, u), with the row kernels. `positions` must run
  * before any value or Jacobian, `velocities` (after `positions`) before rates and biases.
+ * The readable views (RC, RD, xC, qCD, Om) share the buffer `b`.
  */
 export class JointKinematics {
-  // all the vectors below, in one allocation (78 numbers)
-  private readonly slab = new Slab(78);
-  readonly RC = this.slab.take(9);     // R_WC
-  readonly RD = this.slab.take(9);     // R_WD
-  readonly xC = this.slab.take(3);
-  readonly xD = this.slab.take(3);
-  readonly rC = this.slab.take(3);     // lever arm of C from A's origin (0 for the world)
-  readonly rD = this.slab.take(3);
-  readonly d = this.slab.take(3);      // x_D − x_C
-  readonly s = this.slab.take(3);      // x_D − x_A = r_C + d
-  readonly qC = this.slab.take(4);     // q_WC
-  readonly qD = this.slab.take(4);     // q_WD
-  readonly qCD = this.slab.take(4);    // q_WC⁻¹ ⋆ q_WD
-  readonly vA = this.slab.take(3);
-  readonly wA = this.slab.take(3);
-  readonly vB = this.slab.take(3);
-  readonly wB = this.slab.take(3);
-  readonly dd = this.slab.take(3);     // ḋ
-  readonly e = this.slab.take(3);      // ḋ − ω_A × d
-  readonly Om = this.slab.take(3);     // Ω = R_WCᵀ(ω_B − ω_A)
-  readonly bl = this.slab.take(3);     // world vector whose c_k component is κ of translational row k
-  private readonly t1 = this.slab.take(3);
-  private readonly t2 = this.slab.take(3);
-
-  /** frame poses at q: R, lever arm, origin and quaternion of C and D, then d, s and q_CD */
+  readonly b = new Float64Array(SIZE);
+  readonly RC = this.b.subarray(RC, RC + 9);
+  readonly RD = this.b.subarray(RD, RD + 9);
+  readonly xC = this.b.subarray(XC, XC + 3);
+  readonly qCD = this.b.subarray(QCD, QCD + 4);
+  readonly Om = this.b.subarray(OM, OM + 3);
+  private readonly t = new Float64Array(3);   // ℓ_k or n, returned by lockAxis
   private kinSeen: unknown = null;
   private genSeen = -1;
 
   /**
-   * The frames at q (cached: recomputed only when the kinematics were updated since, i.e. q
-   * changed; violation, jacobian and bias of one evaluation share one computation)
+   * The frames at q: R, lever arm, origin and quaternion of C and D, then d, s and q_CD (cached:
+   * recomputed only when the kinematics were updated since, i.e. q changed; violation, jacobian
+   * and bias of one evaluation share one computation)
    */
   positions(ctx: ConstraintContext, fa: JointFrame, fb: JointFrame): void {
     if (this.kinSeen === ctx.kin && this.genSeen === ctx.kin.generation) return;
     this.kinSeen = ctx.kin;
     this.genSeen = ctx.kin.generation;
-    side(ctx, fa, this.RC, this.rC, this.xC, this.qC);
-    side(ctx, fb, this.RD, this.rD, this.xD, this.qD);
+    const b = this.b;
+    side(ctx, fa, b, RC, RRC, XC, QC);
+    side(ctx, fb, b, RD, RRD, XD, QD);
     for (let i = 0; i < 3; i++) {
-      this.d[i] = this.xD[i]! - this.xC[i]!;
-      this.s[i] = this.rC[i]! + this.d[i]!;
+      b[DD + i] = b[XD + i]! - b[XC + i]!;
+      b[SS + i] = b[RRC + i]! + b[DD + i]!;
     }
     // q_CD = conj(q_WC) ⋆ q_WD
-    const aw = this.qC[0]!, ax = -this.qC[1]!, ay = -this.qC[2]!, az = -this.qC[3]!;
-    const bw = this.qD[0]!, bx = this.qD[1]!, by = this.qD[2]!, bz = this.qD[3]!;
-    const o = this.qCD;
-    o[0] = aw * bw - ax * bx - ay * by - az * bz;
-    o[1] = aw * bx + bw * ax + ay * bz - az * by;
-    o[2] = aw * by + bw * ay + az * bx - ax * bz;
-    o[3] = aw * bz + bw * az + ax * by - ay * bx;
+    const aw = b[QC]!, ax = -b[QC + 1]!, ay = -b[QC + 2]!, az = -b[QC + 3]!;
+    const bw = b[QD]!, bx = b[QD + 1]!, by = b[QD + 2]!, bz = b[QD + 3]!;
+    b[QCD] = aw * bw - ax * bx - ay * by - az * bz;
+    b[QCD + 1] = aw * bx + bw * ax + ay * bz - az * by;
+    b[QCD + 2] = aw * by + bw * ay + az * bx - ax * bz;
+    b[QCD + 3] = aw * bz + bw * az + ax * by - ay * bx;
   }
 
-  /** body velocities, ḋ, e and Ω at u (after `positions`) */
+  /** body velocities, ḋ, e, Ω and the translational bias vector at u (after `positions`) */
   velocities(ctx: ConstraintContext, fa: JointFrame, fb: JointFrame): void {
-    twist(ctx.u, fa.body, this.vA, this.wA);
-    twist(ctx.u, fb.body, this.vB, this.wB);
-    const wA = this.wA, wB = this.wB, rC = this.rC, rD = this.rD, d = this.d;
-    // ḋ = v_B + ω_B × r_D − v_A − ω_A × r_C;  e = ḋ − ω_A × d
-    for (let i = 0; i < 3; i++) {
-      const j = (i + 1) % 3, k = (i + 2) % 3;
-      this.dd[i] = this.vB[i]! + wB[j]! * rD[k]! - wB[k]! * rD[j]! - this.vA[i]! - (wA[j]! * rC[k]! - wA[k]! * rC[j]!);
-    }
-    for (let i = 0; i < 3; i++) {
-      const j = (i + 1) % 3, k = (i + 2) % 3;
-      this.e[i] = this.dd[i]! - (wA[j]! * d[k]! - wA[k]! * d[j]!);
-    }
+    const b = this.b, u = ctx.u;
+    twist(u, fa.body, b, VA);
+    twist(u, fb.body, b, VB);
+    const ax = b[WA]!, ay = b[WA + 1]!, az = b[WA + 2]!, bx = b[WB]!, by = b[WB + 1]!, bz = b[WB + 2]!;
+    const cx = b[RRC]!, cy = b[RRC + 1]!, cz = b[RRC + 2]!, dx = b[RRD]!, dy = b[RRD + 1]!, dz = b[RRD + 2]!;
+    // ḋ = v_B + ω_B × r_D − v_A − ω_A × r_C
+    const ddx = b[VB]! + (by * dz - bz * dy) - b[VA]! - (ay * cz - az * cy);
+    const ddy = b[VB + 1]! + (bz * dx - bx * dz) - b[VA + 1]! - (az * cx - ax * cz);
+    const ddz = b[VB + 2]! + (bx * dy - by * dx) - b[VA + 2]! - (ax * cy - ay * cx);
+    b[DDOT] = ddx; b[DDOT + 1] = ddy; b[DDOT + 2] = ddz;
+    // e = ḋ − ω_A × d
+    const gx = b[DD]!, gy = b[DD + 1]!, gz = b[DD + 2]!;
+    const ex = ddx - (ay * gz - az * gy), ey = ddy - (az * gx - ax * gz), ez = ddz - (ax * gy - ay * gx);
+    b[EE] = ex; b[EE + 1] = ey; b[EE + 2] = ez;
     // Ω = R_WCᵀ(ω_B − ω_A)
-    const R = this.RC, x = wB[0]! - wA[0]!, y = wB[1]! - wA[1]!, z = wB[2]! - wA[2]!;
-    this.Om[0] = R[0]! * x + R[3]! * y + R[6]! * z;
-    this.Om[1] = R[1]! * x + R[4]! * y + R[7]! * z;
-    this.Om[2] = R[2]! * x + R[5]! * y + R[8]! * z;
+    const x = bx - ax, y = by - ay, z = bz - az;
+    b[OM] = b[RC]! * x + b[RC + 3]! * y + b[RC + 6]! * z;
+    b[OM + 1] = b[RC + 1]! * x + b[RC + 4]! * y + b[RC + 7]! * z;
+    b[OM + 2] = b[RC + 2]! * x + b[RC + 5]! * y + b[RC + 8]! * z;
     // the translational rows' common bias vector: ω_B × (ω_B × r_D) − ω_A × (ω_A × r_C) − ω_A × (ḋ + e)
-    const t1 = this.t1, t2 = this.bl;
-    cross(t1, wB, rD); cross(t2, wB, t1);
-    cross(t1, wA, rC);
-    const ax = wA[1]! * t1[2]! - wA[2]! * t1[1]!, ay = wA[2]! * t1[0]! - wA[0]! * t1[2]!, az = wA[0]! * t1[1]! - wA[1]! * t1[0]!;
-    for (let i = 0; i < 3; i++) t1[i] = this.dd[i]! + this.e[i]!;
-    const bx = wA[1]! * t1[2]! - wA[2]! * t1[1]!, by = wA[2]! * t1[0]! - wA[0]! * t1[2]!, bz = wA[0]! * t1[1]! - wA[1]! * t1[0]!;
-    t2[0] = t2[0]! - ax - bx; t2[1] = t2[1]! - ay - by; t2[2] = t2[2]! - az - bz;
+    const px = by * dz - bz * dy, py = bz * dx - bx * dz, pz = bx * dy - by * dx;      // ω_B × r_D
+    const qx = ay * cz - az * cy, qy = az * cx - ax * cz, qz = ax * cy - ay * cx;      // ω_A × r_C
+    const sx = ddx + ex, sy = ddy + ey, sz = ddz + ez;                                 // ḋ + e
+    b[BL] = (by * pz - bz * py) - (ay * qz - az * qy) - (ay * sz - az * sy);
+    b[BL + 1] = (bz * px - bx * pz) - (az * qx - ax * qz) - (az * sx - ax * sz);
+    b[BL + 2] = (bx * py - by * px) - (ax * qy - ay * qx) - (ax * sy - ay * sx);
   }
 
   /** c_k·d: the displacement of D from C along C's axis k */
   linearValue(k: number): number {
-    const R = this.RC, d = this.d;
-    return R[k]! * d[0]! + R[3 + k]! * d[1]! + R[6 + k]! * d[2]!;
+    const b = this.b;
+    return b[RC + k]! * b[DD]! + b[RC + 3 + k]! * b[DD + 1]! + b[RC + 6 + k]! * b[DD + 2]!;
   }
 
   /** c_k·e, its rate */
   linearRate(k: number): number {
-    const R = this.RC, e = this.e;
-    return R[k]! * e[0]! + R[3 + k]! * e[1]! + R[6 + k]! * e[2]!;
+    const b = this.b;
+    return b[RC + k]! * b[EE]! + b[RC + 3 + k]! * b[EE + 1]! + b[RC + 6 + k]! * b[EE + 2]!;
   }
 
   /** translational row k into row `row` of the blocks (A and/or B, 6 columns; null = world side) */
   linearJacobian(k: number, GA: Float64Array | null, GB: Float64Array | null, row: number): void {
-    const R = this.RC, cx = R[k]!, cy = R[3 + k]!, cz = R[6 + k]!;
+    const b = this.b, cx = b[RC + k]!, cy = b[RC + 3 + k]!, cz = b[RC + 6 + k]!, o = 6 * row;
     if (GA) {
-      const s = this.s, o = 6 * row;
+      const sx = b[SS]!, sy = b[SS + 1]!, sz = b[SS + 2]!;
       GA[o] = -cx; GA[o + 1] = -cy; GA[o + 2] = -cz;
-      GA[o + 3] = cy * s[2]! - cz * s[1]!; GA[o + 4] = cz * s[0]! - cx * s[2]!; GA[o + 5] = cx * s[1]! - cy * s[0]!;
+      GA[o + 3] = cy * sz - cz * sy; GA[o + 4] = cz * sx - cx * sz; GA[o + 5] = cx * sy - cy * sx;
     }
     if (GB) {
-      const r = this.rD, o = 6 * row;
+      const rx = b[RRD]!, ry = b[RRD + 1]!, rz = b[RRD + 2]!;
       GB[o] = cx; GB[o + 1] = cy; GB[o + 2] = cz;
-      GB[o + 3] = r[1]! * cz - r[2]! * cy; GB[o + 4] = r[2]! * cx - r[0]! * cz; GB[o + 5] = r[0]! * cy - r[1]! * cx;
+      GB[o + 3] = ry * cz - rz * cy; GB[o + 4] = rz * cx - rx * cz; GB[o + 5] = rx * cy - ry * cx;
     }
   }
 
   /** κ of translational row k: c_k·(ω_B × (ω_B × r_D) − ω_A × (ω_A × r_C) − ω_A × ḋ − ω_A × e) */
   linearBias(k: number): number {
-    const R = this.RC, b = this.bl;
-    return R[k]! * b[0]! + R[3 + k]! * b[1]! + R[6 + k]! * b[2]!;
+    const b = this.b;
+    return b[RC + k]! * b[BL]! + b[RC + 3 + k]! * b[BL + 1]! + b[RC + 6 + k]! * b[BL + 2]!;
   }
 
   /** 2 v_k of q_CD */
-  lockValue(k: number): number { return 2 * this.qCD[1 + k]!; }
+  lockValue(k: number): number { return 2 * this.b[QCD + 1 + k]!; }
 
-  /** t1 = ℓ_k = R_WC (w e_k + v × e_k) */
+  /** t = ℓ_k = R_WC (w e_k + v × e_k) */
   private lockAxis(k: number): Float64Array {
-    const q = this.qCD, w = q[0]!, vx = q[1]!, vy = q[2]!, vz = q[3]!;
+    const b = this.b, w = b[QCD]!, vx = b[QCD + 1]!, vy = b[QCD + 2]!, vz = b[QCD + 3]!;
     // l = w e_k + v × e_k in C
     const lx = k === 0 ? w : k === 1 ? -vz : vy;
     const ly = k === 0 ? vz : k === 1 ? w : -vx;
     const lz = k === 0 ? -vy : k === 1 ? vx : w;
-    const R = this.RC, t = this.t1;
-    t[0] = R[0]! * lx + R[1]! * ly + R[2]! * lz;
-    t[1] = R[3]! * lx + R[4]! * ly + R[5]! * lz;
-    t[2] = R[6]! * lx + R[7]! * ly + R[8]! * lz;
+    const t = this.t;
+    t[0] = b[RC]! * lx + b[RC + 1]! * ly + b[RC + 2]! * lz;
+    t[1] = b[RC + 3]! * lx + b[RC + 4]! * ly + b[RC + 5]! * lz;
+    t[2] = b[RC + 6]! * lx + b[RC + 7]! * ly + b[RC + 8]! * lz;
     return t;
   }
 
@@ -271,79 +281,76 @@ export class JointKinematics {
 
   /** κ of lock row k: −½|Ω|² v_k − ℓ_k·(ω_A × ω_B) */
   lockBias(k: number): number {
-    const l = this.lockAxis(k), Om = this.Om;
-    cross(this.t2, this.wA, this.wB);
-    const o2 = Om[0]! * Om[0]! + Om[1]! * Om[1]! + Om[2]! * Om[2]!;
-    return -0.5 * o2 * this.qCD[1 + k]! - (l[0]! * this.t2[0]! + l[1]! * this.t2[1]! + l[2]! * this.t2[2]!);
+    const l = this.lockAxis(k), b = this.b;
+    const ax = b[WA]!, ay = b[WA + 1]!, az = b[WA + 2]!, bx = b[WB]!, by = b[WB + 1]!, bz = b[WB + 2]!;
+    const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+    const o2 = b[OM]! * b[OM]! + b[OM + 1]! * b[OM + 1]! + b[OM + 2]! * b[OM + 2]!;
+    return -0.5 * o2 * b[QCD + 1 + k]! - (l[0]! * cx + l[1]! * cy + l[2]! * cz);
   }
 
   /** x_C·y_D */
   universalValue(): number {
-    const C = this.RC, D = this.RD;
-    return C[0]! * D[1]! + C[3]! * D[4]! + C[6]! * D[7]!;
+    const b = this.b;
+    return b[RC]! * b[RD + 1]! + b[RC + 3]! * b[RD + 4]! + b[RC + 6]! * b[RD + 7]!;
   }
 
   /** the universal row: G_A = [0, nᵀ], G_B = [0, −nᵀ], n = x_C × y_D */
   universalJacobian(GA: Float64Array | null, GB: Float64Array | null, row: number): void {
-    const C = this.RC, D = this.RD, n = this.t1;
-    this.t2[0] = C[0]!; this.t2[1] = C[3]!; this.t2[2] = C[6]!;
-    const y0 = D[1]!, y1 = D[4]!, y2 = D[7]!, x = this.t2;
-    n[0] = x[1]! * y2 - x[2]! * y1; n[1] = x[2]! * y0 - x[0]! * y2; n[2] = x[0]! * y1 - x[1]! * y0;
-    const o = 6 * row;
-    if (GA) { GA[o] = 0; GA[o + 1] = 0; GA[o + 2] = 0; GA[o + 3] = n[0]!; GA[o + 4] = n[1]!; GA[o + 5] = n[2]!; }
-    if (GB) { GB[o] = 0; GB[o + 1] = 0; GB[o + 2] = 0; GB[o + 3] = -n[0]!; GB[o + 4] = -n[1]!; GB[o + 5] = -n[2]!; }
+    const b = this.b, x0 = b[RC]!, x1 = b[RC + 3]!, x2 = b[RC + 6]!, y0 = b[RD + 1]!, y1 = b[RD + 4]!, y2 = b[RD + 7]!;
+    const n0 = x1 * y2 - x2 * y1, n1 = x2 * y0 - x0 * y2, n2 = x0 * y1 - x1 * y0, o = 6 * row;
+    if (GA) { GA[o] = 0; GA[o + 1] = 0; GA[o + 2] = 0; GA[o + 3] = n0; GA[o + 4] = n1; GA[o + 5] = n2; }
+    if (GB) { GB[o] = 0; GB[o + 1] = 0; GB[o + 2] = 0; GB[o + 3] = -n0; GB[o + 4] = -n1; GB[o + 5] = -n2; }
   }
 
   /** κ of the universal row: ṅ·(ω_A − ω_B), ṅ = (ω_A × x_C) × y_D + x_C × (ω_B × y_D) */
   universalBias(): number {
-    const C = this.RC, D = this.RD, wA = this.wA, wB = this.wB;
-    const xx = C[0]!, xy = C[3]!, xz = C[6]!, yx = D[1]!, yy = D[4]!, yz = D[7]!;
-    // a = ω_A × x_C, b = ω_B × y_D
-    const ax = wA[1]! * xz - wA[2]! * xy, ay = wA[2]! * xx - wA[0]! * xz, az = wA[0]! * xy - wA[1]! * xx;
-    const bx = wB[1]! * yz - wB[2]! * yy, by = wB[2]! * yx - wB[0]! * yz, bz = wB[0]! * yy - wB[1]! * yx;
-    const nx = ay * yz - az * yy + (xy * bz - xz * by);
-    const ny = az * yx - ax * yz + (xz * bx - xx * bz);
-    const nz = ax * yy - ay * yx + (xx * by - xy * bx);
-    return nx * (wA[0]! - wB[0]!) + ny * (wA[1]! - wB[1]!) + nz * (wA[2]! - wB[2]!);
+    const b = this.b;
+    const xx = b[RC]!, xy = b[RC + 3]!, xz = b[RC + 6]!, yx = b[RD + 1]!, yy = b[RD + 4]!, yz = b[RD + 7]!;
+    const wax = b[WA]!, way = b[WA + 1]!, waz = b[WA + 2]!, wbx = b[WB]!, wby = b[WB + 1]!, wbz = b[WB + 2]!;
+    // a = ω_A × x_C, c = ω_B × y_D
+    const ax = way * xz - waz * xy, ay = waz * xx - wax * xz, az = wax * xy - way * xx;
+    const cx = wby * yz - wbz * yy, cy = wbz * yx - wbx * yz, cz = wbx * yy - wby * yx;
+    const nx = ay * yz - az * yy + (xy * cz - xz * cy);
+    const ny = az * yx - ax * yz + (xz * cx - xx * cz);
+    const nz = ax * yy - ay * yx + (xx * cy - xy * cx);
+    return nx * (wax - wbx) + ny * (way - wby) + nz * (waz - wbz);
   }
 }
 
-/** out = a × b (no aliasing) */
-function cross(out: Float64Array, a: Float64Array, b: Float64Array): void {
-  const ax = a[0]!, ay = a[1]!, az = a[2]!, bx = b[0]!, by = b[1]!, bz = b[2]!;
-  out[0] = ay * bz - az * by; out[1] = az * bx - ax * bz; out[2] = ax * by - ay * bx;
-}
-
-/** one side's frame in world: R = R_body R_f, r = R_body p_f, x = x_body + r, q = q_body ⋆ q_f */
-function side(ctx: ConstraintContext, f: JointFrame, R: Float64Array, r: Float64Array, x: Float64Array, q: Float64Array): void {
-  const b = f.body;
-  if (!b) {
-    R.set(f.R); q.set(f.q);
-    r[0] = 0; r[1] = 0; r[2] = 0;
-    x[0] = f.p[0]!; x[1] = f.p[1]!; x[2] = f.p[2]!;
+/**
+ * One side's frame in world, into b at offsets oR (R = R_body R_f), or (r = R_body p_f),
+ * ox (x = x_body + r) and oq (q = q_body ⋆ q_f)
+ */
+function side(ctx: ConstraintContext, f: JointFrame, b: Float64Array, oR: number, or: number, ox: number, oq: number): void {
+  const body = f.body, F = f.buf;
+  if (!body) {
+    for (let k = 0; k < 9; k++) b[oR + k] = F[7 + k]!;
+    for (let k = 0; k < 4; k++) b[oq + k] = F[3 + k]!;
+    for (let k = 0; k < 3; k++) { b[or + k] = 0; b[ox + k] = F[k]!; }
     return;
   }
-  const Rb = ctx.kin.R, m = 9 * b.index, Rf = f.R, p = f.p, qs = ctx.q, o = b.qOffset;
+  const Rb = ctx.kin.R, m = 9 * body.index, qs = ctx.q, o = body.qOffset;
+  const p0 = F[0]!, p1 = F[1]!, p2 = F[2]!;
   for (let i = 0; i < 3; i++) {
     const a0 = Rb[m + 3 * i]!, a1 = Rb[m + 3 * i + 1]!, a2 = Rb[m + 3 * i + 2]!;
-    R[3 * i] = a0 * Rf[0]! + a1 * Rf[3]! + a2 * Rf[6]!;
-    R[3 * i + 1] = a0 * Rf[1]! + a1 * Rf[4]! + a2 * Rf[7]!;
-    R[3 * i + 2] = a0 * Rf[2]! + a1 * Rf[5]! + a2 * Rf[8]!;
-    r[i] = a0 * p[0]! + a1 * p[1]! + a2 * p[2]!;
-    x[i] = qs[o + i]! + r[i]!;
+    b[oR + 3 * i] = a0 * F[7]! + a1 * F[10]! + a2 * F[13]!;
+    b[oR + 3 * i + 1] = a0 * F[8]! + a1 * F[11]! + a2 * F[14]!;
+    b[oR + 3 * i + 2] = a0 * F[9]! + a1 * F[12]! + a2 * F[15]!;
+    const r = a0 * p0 + a1 * p1 + a2 * p2;
+    b[or + i] = r;
+    b[ox + i] = qs[o + i]! + r;
   }
   const aw = qs[o + 3]!, ax = qs[o + 4]!, ay = qs[o + 5]!, az = qs[o + 6]!;
-  const bw = f.q[0]!, bx = f.q[1]!, by = f.q[2]!, bz = f.q[3]!;
-  q[0] = aw * bw - ax * bx - ay * by - az * bz;
-  q[1] = aw * bx + bw * ax + ay * bz - az * by;
-  q[2] = aw * by + bw * ay + az * bx - ax * bz;
-  q[3] = aw * bz + bw * az + ax * by - ay * bx;
+  const bw = F[3]!, bx = F[4]!, by = F[5]!, bz = F[6]!;
+  b[oq] = aw * bw - ax * bx - ay * by - az * bz;
+  b[oq + 1] = aw * bx + bw * ax + ay * bz - az * by;
+  b[oq + 2] = aw * by + bw * ay + az * bx - ax * bz;
+  b[oq + 3] = aw * bz + bw * az + ax * by - ay * bx;
 }
 
-/** (v, ω) of a body, zero for the world */
-function twist(u: Float64Array, b: RigidBody | null, v: Float64Array, w: Float64Array): void {
-  if (!b) { v.fill(0); w.fill(0); return; }
-  const o = b.uOffset;
-  v[0] = u[o]!; v[1] = u[o + 1]!; v[2] = u[o + 2]!;
-  w[0] = u[o + 3]!; w[1] = u[o + 4]!; w[2] = u[o + 5]!;
+/** (v, ω) of a body into b at o (v) and o + 3 (ω), zero for the world */
+function twist(u: Float64Array, body: RigidBody | null, b: Float64Array, o: number): void {
+  if (!body) { for (let k = 0; k < 6; k++) b[o + k] = 0; return; }
+  const uo = body.uOffset;
+  for (let k = 0; k < 6; k++) b[o + k] = u[uo + k]!;
 }
