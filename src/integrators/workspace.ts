@@ -11,6 +11,7 @@
  * constraint rows; the velocity layout (length nu) holds all components. Everything is
  * preallocated here; one per simulation.
  */
+import { addVectors } from '../math/dense.js';
 import type { Model } from '../model/model.js';
 import { ForceSystem } from '../assembly/forceSystem.js';
 import { ConstraintSystem } from '../assembly/constraintSystem.js';
@@ -184,7 +185,7 @@ export class Workspace {
     // M and the constraint blocks are symmetric by construction; K and D in general are not
     const symmetric = (a0 === 0 && a1 === 0) || !withJacobians;
     // A = M + G (the two live on disjoint entries), then − a₀D − a₁K in the solver's combined pass
-    if (m > 0) for (let k = 0; k < A.length; k++) A[k] = M[k]! + G[k]!;
+    if (m > 0) addVectors(A, M, G);
     else A.set(M);
     this.factorKkt(symmetric, a0, a1);
   }
