@@ -235,6 +235,13 @@ export class ConstraintSystem {
   }
 
   /** the largest |g| over hard rows */
+  /** ‖g‖₂ over the hard rows */
+  hardViolationNorm(): number {
+    let s = 0;
+    for (let i = 0; i < this.m; i++) if (this.hard[i]) s += this.g[i]! * this.g[i]!;
+    return Math.sqrt(s);
+  }
+
   maxHardViolation(): number {
     let e = 0;
     for (let i = 0; i < this.m; i++) if (this.hard[i]) e = Math.max(e, Math.abs(this.g[i]!));

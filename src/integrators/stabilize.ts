@@ -4,10 +4,14 @@
  * Positions: the mass-weighted correction δq = −M⁻¹Gᵀ(GM⁻¹Gᵀ)⁻¹ g, solved as the KKT system
  * [[M, Gᵀ], [G, −R]] [δq; μ] = [0; −g] at the new configuration and iterated until
  * max |g| ≤ 1e-12 over the hard rows: chord iterations on one factorization while each reduces
- * the violation a hundredfold, Newton (G re-evaluated and refactored) when one does not.
+ * the violation a hundredfold, Newton (G re-evaluated and refactored) when one does not. Every
+ * step is a backtracking line search on ‖g‖₂ (α = 1, ½, … 1/64, Armijo): far from the manifold
+ * (large steps, nearly singular chains) the full Newton step overshoots and the violation
+ * oscillated and grew until the chain came apart.
  * Velocities: [0; −G u] with G re-evaluated at the final configuration removes the velocity
  * component that violates ġ = 0 there, u ← P_v(q⁺) u, by chord iterations on the last
- * factorization until |G u| ≤ 1e-13.
+ * factorization until |G u| ≤ 1e-13, refactored at the final configuration when an iteration
+ * gains less than a factor 10.
  * Compliant rows are left alone (they are springs). Used when the model's stabilization method
  * is 'projection' (the default).
  */
@@ -17,12 +21,19 @@ import type { Workspace } from './workspace.js';
 export const PROJECTION_TOL = 1e-12;
 /** target |G u| of the hard rows after the velocity projection (m/s or rad/s) */
 export const PROJECTION_VEL_TOL = 1e-13;
-/** projection iterations at most */
-export const PROJECTION_MAX_ITER = 12;
+/** the shortest step of the projection's line search (a fraction of the Newton step) */
+export const LINE_SEARCH_MIN = 1 / 64;
+/**
+ * projection iterations at most (positions and velocities each): enough for the damped Newton
+ * phase of a 100-link chain at h = 1/60, where violations of millimetres meet nearly singular
+ * configurations and take 10-20 Newton steps
+ */
+export const PROJECTION_MAX_ITER = 30;
 
 export class Projection {
   private readonly rhs: Float64Array;   // (nKkt)
   private readonly x: Float64Array;     // (nKkt)
+  private readonly qSave: Float64Array; // (nq) positions at the start of a line search
   /** iterations used by the last projection */
   iterations = 0;
   /** projections that stopped above the tolerance (reported in the simulation's diagnostics) */
@@ -31,6 +42,7 @@ export class Projection {
   constructor(private readonly ws: Workspace) {
     this.rhs = new Float64Array(ws.model.nKkt);
     this.x = new Float64Array(ws.model.nKkt);
+    this.qSave = new Float64Array(ws.model.nq);
   }
 
   /** projects (q, u) onto the hard constraints in place */
@@ -40,30 +52,60 @@ export class Projection {
     const { rhs, x } = this;
     // the projection matrix at the new configuration
     this.factor(q, u);
-    // positions: chord or Newton iterations on g(q) = 0
-    let it = 0, e = cs.maxHardViolation();
+    // positions: chord or Newton iterations on g(q) = 0, each with a backtracking line search
+    let it = 0, e = cs.maxHardViolation(), fresh = true;
     for (; it < PROJECTION_MAX_ITER && e > PROJECTION_TOL; it++) {
       rhs.fill(0);
       for (let i = 0; i < m; i++) rhs[n + i] = cs.hard[i] ? -cs.g[i]! : 0;
       // the iteration itself corrects what the factorization alone leaves
       ws.solveDirect(rhs, x);
-      ws.displace(q, x);
-      cs.violation(ws.fs.bind(q, u));
+      // step α x with α = 1, ½, ¼ … until ‖g‖₂ decreases (Armijo): the Newton step is a descent
+      // direction of ½‖g‖₂², but far from the manifold its full length can overshoot
+      const f0 = cs.hardViolationNorm(), qs = this.qSave;
+      qs.set(q);
+      let alpha = 1, f1 = Infinity;
+      for (;;) {
+        ws.displace(q, x);
+        cs.violation(ws.fs.bind(q, u));
+        f1 = cs.hardViolationNorm();
+        if (f1 < (1 - 1e-4 * alpha) * f0 || alpha <= LINE_SEARCH_MIN) break;
+        alpha *= 0.5;
+        q.set(qs);
+        for (let i = 0; i < n; i++) x[i] = 0.5 * x[i]!;
+      }
+      if (!(f1 < f0)) {
+        // no decrease even at the shortest step: back to the start of the iteration; a fresh
+        // factorization (Newton) gets one more try, a fresh one that fails ends the projection
+        q.set(qs);
+        cs.violation(ws.fs.bind(q, u));
+        if (fresh) break;
+        this.factor(q, u);
+        fresh = true;
+        continue;
+      }
       const e1 = cs.maxHardViolation();
-      // slow contraction: refactor at the new configuration (Newton)
-      if (e1 > 1e-2 * e && e1 > PROJECTION_TOL) this.factor(q, u);
+      // slow contraction or a shortened step: refactor at the new configuration (Newton)
+      fresh = false;
+      if ((alpha < 1 || e1 > 1e-2 * e) && e1 > PROJECTION_TOL) { this.factor(q, u); fresh = true; }
       e = e1;
     }
+    e = cs.maxHardViolation();
     this.iterations = it;
     if (e > PROJECTION_TOL) this.unconverged++;
     // velocities at the final configuration: ġ = G(q⁺) u = 0 on the hard rows, by chord
-    // iterations on the factorization above (G(q⁺) differs from its G by the small correction)
-    if (it > 0) cs.evaluate(ws.fs.bind(q, u), ws.Gm, true, null, false);
+    // iterations on the factorization above (G(q⁺) differs from its G by the small correction);
+    // a factorization made at this configuration already holds G(q⁺) and G u
+    if (it > 0 && !fresh) cs.evaluate(ws.fs.bind(q, u), ws.Gm, true, null, false);
+    let evPrev = Infinity;
     for (let k = 0; ; k++) {
       let ev = 0;
       for (let i = 0; i < m; i++) if (cs.hard[i]) ev = Math.max(ev, Math.abs(cs.Gu[i]!));
       if (ev <= PROJECTION_VEL_TOL) break;
       if (k === PROJECTION_MAX_ITER) { this.unconverged++; break; }
+      // a chord iteration that gained less than a factor 10 (large position corrections):
+      // refactor here, after which the (linear) velocity projection is exact
+      if (!fresh && ev > 0.1 * evPrev) { this.factor(q, u); fresh = true; continue; }
+      evPrev = ev;
       rhs.fill(0);
       for (let i = 0; i < m; i++) rhs[n + i] = cs.hard[i] ? -cs.Gu[i]! : 0;
       ws.solveDirect(rhs, x);
