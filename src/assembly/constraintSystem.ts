@@ -26,6 +26,10 @@ export class ConstraintSystem {
   readonly target: Float64Array;      // (m) c: the value G u⁺ + R λ̃ must take
   readonly lambda: Float64Array;      // (m) multipliers of the last step (N or N·m)
   readonly hard: Uint8Array;          // (m) 1 for rows without compliance
+  private readonly allHard: Uint8Array;   // (constraints) 1 when every row of the constraint is hard
+  private readonly sideCols: Int32Array;  // (2 · constraints) columns of each side's Jacobian block (3 or 6)
+  private readonly sideU: Int32Array;     // (2 · constraints) offset of each side's component in u
+  private readonly sideSolve: Int32Array; // (2 · constraints) first solve index of each side's block, −1 if not dynamic
   readonly lambdaForce: Float64Array; // (m) compliant rows applied as forces (RK4): their λ
   readonly gK: Float64Array;          // (m) g at the start of the step (midpoint evaluations)
   /** true when some row has no compliance */
@@ -53,6 +57,23 @@ export class ConstraintSystem {
     });
     this.hasHardRows = this.hard.some((x) => x === 1);
     this.hasCompliantRows = this.hard.some((x) => x === 0);
+    // per constraint side: columns, offset in u, first solve index (−1 when not dynamic); all rows hard
+    const nc = model.constraints.length, comps = model.components;
+    this.sideCols = new Int32Array(2 * nc);
+    this.sideU = new Int32Array(2 * nc);
+    this.sideSolve = new Int32Array(2 * nc).fill(-1);
+    this.allHard = new Uint8Array(nc);
+    model.constraints.forEach((c, ci) => {
+      c.components.forEach((ix, k) => {
+        const comp = comps[ix]!;
+        this.sideCols[2 * ci + k] = comp.kind === 'particle' ? 3 : 6;
+        this.sideU[2 * ci + k] = comp.uOffset;
+        if (comp.block >= 0) this.sideSolve[2 * ci + k] = model.blockStart[comp.block]!;
+      });
+      let all = 1;
+      for (let r = 0; r < c.rows; r++) if (!this.hard[model.rowStart[ci]! + r]) all = 0;
+      this.allHard[ci] = all;
+    });
   }
 
   /**
@@ -114,36 +135,34 @@ export class ConstraintSystem {
    * `withBias` false skips κ (the projection needs g, G and G u only).
    */
   evaluate(ctx: ConstraintContext, Gm: BlockMatrix, hardOnly = false, fc: Float64Array | null = null, withBias = true): void {
-    const cons = this.model.constraints, comps = this.model.components, u = ctx.u;
+    const cons = this.model.constraints, u = ctx.u, rowStart = this.model.rowStart, Gu = this.Gu;
     for (let ci = 0; ci < cons.length; ci++) {
-      const c = cons[ci]!, r0 = this.model.rowStart[ci]!, rows = c.rows;
+      const c = cons[ci]!, r0 = rowStart[ci]!, rows = c.rows, nk = c.components.length;
       c.violation(ctx, this.g, r0);
       if (withBias) c.bias(ctx, this.kappa, r0);
       const blocks = c.jacobian(ctx);
-      // a constraint with hard rows only goes into Gm whole, also under `hardOnly`
-      let allHard = true;
-      for (let r = 0; r < rows && allHard; r++) allHard = this.hard[r0 + r] === 1;
-      for (let r = 0; r < rows; r++) this.Gu[r0 + r] = 0;
-      for (let k = 0; k < c.components.length; k++) {
-        const comp = comps[c.components[k]!]!, G = blocks[k]!, cols = comp.kind === 'particle' ? 3 : 6, uo = comp.uOffset;
+      for (let r = 0; r < rows; r++) Gu[r0 + r] = 0;
+      for (let k = 0; k < nk; k++) {
+        const G = blocks[k]!, cols = this.sideCols[2 * ci + k]!, uo = this.sideU[2 * ci + k]!;
         // G u (non-dynamic components are at rest)
         for (let r = 0; r < rows; r++) {
           let acc = 0;
           for (let j = 0; j < cols; j++) acc += G[r * cols + j]! * u[uo + j]!;
-          this.Gu[r0 + r] = this.Gu[r0 + r]! + acc;
+          Gu[r0 + r] = Gu[r0 + r]! + acc;
         }
       }
-      for (let k = 0; k < c.components.length; k++) {
-        const comp = comps[c.components[k]!]!, G = blocks[k]!, cols = comp.kind === 'particle' ? 3 : 6;
+      for (let k = 0; k < nk; k++) {
+        const G = blocks[k]!, cols = this.sideCols[2 * ci + k]!;
         const s = this.slotCB[2 * ci + k]!;
         if (s < 0) continue;
-        if (!hardOnly || allHard) {
+        // a constraint with hard rows only goes into Gm whole, also under `hardOnly`
+        if (!hardOnly || this.allHard[ci] === 1) {
           Gm.setDense(s, G, rows, cols);
           Gm.setDenseTransposed(this.slotBC[2 * ci + k]!, G, rows, cols);
           continue;
         }
         // hard rows only; compliant rows as forces
-        const sb = this.slotBC[2 * ci + k]!, bo = this.model.blockStart[comp.block]!;
+        const sb = this.slotBC[2 * ci + k]!, bo = this.sideSolve[2 * ci + k]!;
         for (let r = 0; r < rows; r++) {
           const i = r0 + r;
           // compliant rows are zero in Gm

@@ -54,4 +54,12 @@ export interface BilateralConstraint {
   jacobian(ctx: ConstraintContext): readonly Float64Array[];
   /** κ = Ġ u → out[o … o+m) */
   bias(ctx: ConstraintContext, out: Float64Array, o: number): void;
+  /**
+   * Optional: the numbers of scratch (frames, kinematics, Jacobian blocks) the constraint can keep
+   * in a pool shared by the model's constraints, and the method that moves them there (values
+   * kept). The model packs its constraints' scratch back to back in one array, so evaluating
+   * them streams through memory (docs/benchmarks.md, scaling).
+   */
+  readonly scratchSize?: number;
+  adoptScratch?(pool: Float64Array): void;
 }

@@ -48,7 +48,7 @@ import { quatToMat3, quatMul, quatConj } from '../math/quat.js';
 import { mulAtB3 } from '../math/mat3.js';
 import { type Pose, pose, poseRelative } from '../math/transform.js';
 import { omegaToRpyRate, rpyIsSingular } from '../math/rpy.js';
-import { type JointType, type JointMask, type JointLayout, JointFrame, JointKinematics, jointLayout } from './jointRows.js';
+import { type JointType, type JointMask, type JointLayout, JointFrame, JointKinematics, JOINT_KINEMATICS_SIZE, jointLayout } from './jointRows.js';
 
 export type { JointType, JointMask } from './jointRows.js';
 export { JOINT_PRESETS } from './jointRows.js';
@@ -111,15 +111,15 @@ export class Joint implements BilateralConstraint {
   /** the readable coordinates, in the order of `coordinates` */
   readonly coordinateNames: readonly string[];
   /** X_AC and X_BD (the world pose for a world side); do not modify */
-  readonly frameA: Pose;
-  readonly frameB: Pose;
+  frameA: Pose;
+  frameB: Pose;
   private readonly layout: JointLayout;
   private readonly fa: JointFrame;
   private readonly fb: JointFrame;
   private readonly k = new JointKinematics();
-  private readonly GA: Float64Array | null;
-  private readonly GB: Float64Array | null;
-  private readonly blocks: readonly Float64Array[];
+  private GA: Float64Array | null;
+  private GB: Float64Array | null;
+  private blocks: readonly Float64Array[];
   private readonly Rcd = new Float64Array(9);
   private readonly M = new Float64Array(9);
   private readonly rpy = new Float64Array(3);
@@ -212,6 +212,23 @@ export class Joint implements BilateralConstraint {
     // the shortest rotation e_z → a: (1 + z, e_z × a) normalised; a half turn about x for a = −e_z
     const q: QuatTuple = z > -1 + 1e-12 ? [1 + z, -y, x, 0] : [0, 1, 0, 0];
     return Joint.atWorldFrame(name, bodyA, bodyB, q0, position, q, spec);
+  }
+
+  /** kinematics, both frames and both Jacobian blocks */
+  get scratchSize(): number { return JOINT_KINEMATICS_SIZE + 32 + 12 * this.rows; }
+
+  /** moves the kinematics, frames and Jacobian blocks into pool (scratchSize numbers), values kept */
+  adoptScratch(pool: Float64Array): void {
+    const r6 = 6 * this.rows;
+    this.k.adopt(pool.subarray(0, JOINT_KINEMATICS_SIZE));
+    this.fa.adopt(pool.subarray(JOINT_KINEMATICS_SIZE, JOINT_KINEMATICS_SIZE + 16));
+    this.fb.adopt(pool.subarray(JOINT_KINEMATICS_SIZE + 16, JOINT_KINEMATICS_SIZE + 32));
+    this.frameA = { p: this.fa.p, q: this.fa.q };
+    this.frameB = { p: this.fb.p, q: this.fb.q };
+    const G = pool.subarray(JOINT_KINEMATICS_SIZE + 32, JOINT_KINEMATICS_SIZE + 32 + 2 * r6);
+    if (this.GA) { G.set(this.GA, 0); this.GA = G.subarray(0, r6); }
+    if (this.GB) { G.set(this.GB, r6); this.GB = G.subarray(r6, 2 * r6); }
+    this.blocks = [this.GA, this.GB].filter((g): g is Float64Array => g !== null);
   }
 
   violation(ctx: ConstraintContext, out: Float64Array, o: number): void {

@@ -121,11 +121,28 @@ export function jointLayout(type: JointType | JointMask, path: string): JointLay
  * world). `buf` holds p (0…2), q (3…6) and R (7…15); p, q and R are views of it.
  */
 export class JointFrame {
-  readonly buf = new Float64Array(16);
-  readonly p = this.buf.subarray(0, 3);
-  readonly q = this.buf.subarray(3, 7);
-  readonly R = this.buf.subarray(7, 16);
-  constructor(readonly body: RigidBody | null) {}
+  buf: Float64Array = new Float64Array(16);
+  p: Float64Array = this.buf.subarray(0, 3);
+  q: Float64Array = this.buf.subarray(3, 7);
+  R: Float64Array = this.buf.subarray(7, 16);
+  /** the body's index and offsets in q and u (−1 for the world): read without touching the body */
+  readonly bodyIndex: number;
+  readonly qOffset: number;
+  readonly uOffset: number;
+  constructor(readonly body: RigidBody | null) {
+    this.bodyIndex = body ? body.index : -1;
+    this.qOffset = body ? body.qOffset : -1;
+    this.uOffset = body ? body.uOffset : -1;
+  }
+
+  /** moves the frame into `buf` (16 numbers, values kept): see Joint.adoptScratch */
+  adopt(buf: Float64Array): void {
+    buf.set(this.buf);
+    this.buf = buf;
+    this.p = buf.subarray(0, 3);
+    this.q = buf.subarray(3, 7);
+    this.R = buf.subarray(7, 16);
+  }
 }
 
 // offsets of the joint kinematics in JointKinematics.b (one allocation per joint; the kernels
@@ -149,23 +166,36 @@ const DDOT = 60;   // (3) ḋ
 const EE = 63;     // (3) e = ḋ − ω_A × d
 const OM = 66;     // (3) Ω = R_WCᵀ(ω_B − ω_A)
 const BL = 69;     // (3) the world vector whose c_k component is κ of translational row k
-const SIZE = 72;
+/** numbers of JointKinematics.b */
+export const JOINT_KINEMATICS_SIZE = 72;
 
 /**
  * The kinematics of frames C and D at one (q, u), with the row kernels. `positions` must run
  * before any value or Jacobian, `velocities` (after `positions`) before rates and biases.
- * The readable views (RC, RD, xC, qCD, Om) share the buffer `b`.
+ * The readable views (RC, RD, xC, qCD, Om) share the buffer `b`; read them, do not keep them
+ * (`adopt` replaces them).
  */
 export class JointKinematics {
-  readonly b = new Float64Array(SIZE);
-  readonly RC = this.b.subarray(RC, RC + 9);
-  readonly RD = this.b.subarray(RD, RD + 9);
-  readonly xC = this.b.subarray(XC, XC + 3);
-  readonly qCD = this.b.subarray(QCD, QCD + 4);
-  readonly Om = this.b.subarray(OM, OM + 3);
+  b: Float64Array = new Float64Array(JOINT_KINEMATICS_SIZE);
+  RC: Float64Array = this.b.subarray(RC, RC + 9);
+  RD: Float64Array = this.b.subarray(RD, RD + 9);
+  xC: Float64Array = this.b.subarray(XC, XC + 3);
+  qCD: Float64Array = this.b.subarray(QCD, QCD + 4);
+  Om: Float64Array = this.b.subarray(OM, OM + 3);
   private readonly t = new Float64Array(3);   // ℓ_k or n, returned by lockAxis
   private kinSeen: unknown = null;
   private genSeen = -1;
+
+  /** moves the buffer into `buf` (JOINT_KINEMATICS_SIZE numbers, values kept): see Joint.adoptScratch */
+  adopt(buf: Float64Array): void {
+    buf.set(this.b);
+    this.b = buf;
+    this.RC = buf.subarray(RC, RC + 9);
+    this.RD = buf.subarray(RD, RD + 9);
+    this.xC = buf.subarray(XC, XC + 3);
+    this.qCD = buf.subarray(QCD, QCD + 4);
+    this.Om = buf.subarray(OM, OM + 3);
+  }
 
   /**
    * The frames at q: R, lever arm, origin and quaternion of C and D, then d, s and q_CD (cached:
@@ -195,8 +225,8 @@ export class JointKinematics {
   /** body velocities, ḋ, e, Ω and the translational bias vector at u (after `positions`) */
   velocities(ctx: ConstraintContext, fa: JointFrame, fb: JointFrame): void {
     const b = this.b, u = ctx.u;
-    twist(u, fa.body, b, VA);
-    twist(u, fb.body, b, VB);
+    twist(u, fa, b, VA);
+    twist(u, fb, b, VB);
     const ax = b[WA]!, ay = b[WA + 1]!, az = b[WA + 2]!, bx = b[WB]!, by = b[WB + 1]!, bz = b[WB + 2]!;
     const cx = b[RRC]!, cy = b[RRC + 1]!, cz = b[RRC + 2]!, dx = b[RRD]!, dy = b[RRD + 1]!, dz = b[RRD + 2]!;
     // ḋ = v_B + ω_B × r_D − v_A − ω_A × r_C
@@ -322,14 +352,14 @@ export class JointKinematics {
  * ox (x = x_body + r) and oq (q = q_body ⋆ q_f)
  */
 function side(ctx: ConstraintContext, f: JointFrame, b: Float64Array, oR: number, or: number, ox: number, oq: number): void {
-  const body = f.body, F = f.buf;
-  if (!body) {
+  const F = f.buf;
+  if (f.bodyIndex < 0) {
     for (let k = 0; k < 9; k++) b[oR + k] = F[7 + k]!;
     for (let k = 0; k < 4; k++) b[oq + k] = F[3 + k]!;
     for (let k = 0; k < 3; k++) { b[or + k] = 0; b[ox + k] = F[k]!; }
     return;
   }
-  const Rb = ctx.kin.R, m = 9 * body.index, qs = ctx.q, o = body.qOffset;
+  const Rb = ctx.kin.R, m = 9 * f.bodyIndex, qs = ctx.q, o = f.qOffset;
   const p0 = F[0]!, p1 = F[1]!, p2 = F[2]!;
   for (let i = 0; i < 3; i++) {
     const a0 = Rb[m + 3 * i]!, a1 = Rb[m + 3 * i + 1]!, a2 = Rb[m + 3 * i + 2]!;
@@ -348,9 +378,9 @@ function side(ctx: ConstraintContext, f: JointFrame, b: Float64Array, oR: number
   b[oq + 3] = aw * bz + bw * az + ax * by - ay * bx;
 }
 
-/** (v, ω) of a body into b at o (v) and o + 3 (ω), zero for the world */
-function twist(u: Float64Array, body: RigidBody | null, b: Float64Array, o: number): void {
-  if (!body) { for (let k = 0; k < 6; k++) b[o + k] = 0; return; }
-  const uo = body.uOffset;
+/** (v, ω) of a frame's body into b at o (v) and o + 3 (ω), zero for the world */
+function twist(u: Float64Array, f: JointFrame, b: Float64Array, o: number): void {
+  const uo = f.uOffset;
+  if (uo < 0) { for (let k = 0; k < 6; k++) b[o + k] = 0; return; }
   for (let k = 0; k < 6; k++) b[o + k] = u[uo + k]!;
 }

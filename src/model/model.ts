@@ -126,6 +126,19 @@ export class Model {
     this.initialU = args.u0;
     const cons = args.constraints ?? [];
     this.constraints = cons;
+    // the constraints' scratch back to back in one array, in model order (streams in evaluation)
+    let scratch = 0;
+    for (const c of cons) scratch += c.adoptScratch ? c.scratchSize ?? 0 : 0;
+    if (scratch > 0) {
+      const pool = new Float64Array(scratch);
+      let o = 0;
+      for (const c of cons) {
+        if (!c.adoptScratch) continue;
+        const size = c.scratchSize ?? 0;
+        c.adoptScratch(pool.subarray(o, o + size));
+        o += size;
+      }
+    }
     // a constraint must act on at least one dynamic component
     for (const c of cons) {
       if (!c.components.some((k) => args.components[k]!.dynamic)) throw new ModelError(`constraint "${c.name}"`, 'acts on no dynamic component');
