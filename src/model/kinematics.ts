@@ -19,9 +19,21 @@ export class Kinematics {
   private readonly qSeen: Float64Array;   // (nq) the positions of the last update
   private fresh = false;                  // qSeen holds the positions the caches were computed at
 
-  constructor(private readonly model: Model) {
+  private readonly bodyComp: Int32Array;  // (bodies) component index of each body
+  private readonly bodyQ: Int32Array;     // (bodies) offset of each body in q
+  private readonly comB: Float64Array;    // (3 · bodies) centre of mass in body axes
+  private readonly JB: Float64Array[];    // (bodies) inertia about the centre of mass in body axes (3×3)
+
+  constructor(model: Model) {
     const n = model.components.length;
     this.qSeen = new Float64Array(model.nq);
+    // the bodies' constant data, packed once
+    const bodies = model.components.filter((c) => c.kind === 'body');
+    this.bodyComp = Int32Array.from(bodies, (c) => c.index);
+    this.bodyQ = Int32Array.from(bodies, (c) => c.qOffset);
+    this.comB = new Float64Array(3 * bodies.length);
+    bodies.forEach((c, k) => { if (c.kind === 'body') this.comB.set(c.com, 3 * k); });
+    this.JB = bodies.map((c) => Float64Array.from(c.kind === 'body' ? c.inertia : []));
     this.R = new Float64Array(9 * n);
     this.cW = new Float64Array(3 * n);
     this.JW = new Float64Array(9 * n);
@@ -49,23 +61,23 @@ export class Kinematics {
     for (let i = 0; i < nq; i++) seen[i] = q[i]!;
     this.fresh = true;
     this.generation++;
-    const comps = this.model.components;
-    for (let i = 0; i < comps.length; i++) {
-      const c = comps[i]!;
-      if (c.kind !== 'body') continue;
-      const R = this.Rb;
-      quatToMat3(R, q, c.qOffset + 3);
-      this.R.set(R, 9 * i);
-      const cb = c.com;
-      for (let r = 0; r < 3; r++) this.cW[3 * i + r] = R[3 * r]! * cb[0]! + R[3 * r + 1]! * cb[1]! + R[3 * r + 2]! * cb[2]!;
-      mul3(this.tmp, R, c.inertia);
-      mulABt3(this.Jb, this.tmp, R);
-      // exactly symmetric (the product leaves a skew part of rounding size)
-      const J = this.JW, o = 9 * i, Jb = this.Jb;
-      J[o] = Jb[0]!; J[o + 4] = Jb[4]!; J[o + 8] = Jb[8]!;
-      J[o + 1] = J[o + 3] = 0.5 * (Jb[1]! + Jb[3]!);
-      J[o + 2] = J[o + 6] = 0.5 * (Jb[2]! + Jb[6]!);
-      J[o + 5] = J[o + 7] = 0.5 * (Jb[5]! + Jb[7]!);
+    // bodies only, from the packed body data (no component objects touched)
+    const { bodyComp, bodyQ, comB, JB, tmp, Jb, R, cW, JW } = this;
+    for (let k = 0; k < bodyComp.length; k++) {
+      const i = bodyComp[k]!, o = 9 * i;
+      // R_WB into R at o (quatToMat3 reads q at the quaternion's offset)
+      quatToMat3(this.Rb, q, bodyQ[k]! + 3);
+      const Rb = this.Rb;
+      for (let t = 0; t < 9; t++) R[o + t] = Rb[t]!;
+      const cx = comB[3 * k]!, cy = comB[3 * k + 1]!, cz = comB[3 * k + 2]!;
+      for (let r = 0; r < 3; r++) cW[3 * i + r] = Rb[3 * r]! * cx + Rb[3 * r + 1]! * cy + Rb[3 * r + 2]! * cz;
+      // J_W = R J_B Rᵀ, exactly symmetric (the product leaves a skew part of rounding size)
+      mul3(tmp, Rb, JB[k]!);
+      mulABt3(Jb, tmp, Rb);
+      JW[o] = Jb[0]!; JW[o + 4] = Jb[4]!; JW[o + 8] = Jb[8]!;
+      JW[o + 1] = JW[o + 3] = 0.5 * (Jb[1]! + Jb[3]!);
+      JW[o + 2] = JW[o + 6] = 0.5 * (Jb[2]! + Jb[6]!);
+      JW[o + 5] = JW[o + 7] = 0.5 * (Jb[5]! + Jb[7]!);
     }
   }
 
