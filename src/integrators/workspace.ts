@@ -11,7 +11,6 @@
  * constraint rows; the velocity layout (length nu) holds all components. Everything is
  * preallocated here; one per simulation.
  */
-import { addVectors } from '../math/dense.js';
 import type { Model } from '../model/model.js';
 import { ForceSystem } from '../assembly/forceSystem.js';
 import { ConstraintSystem } from '../assembly/constraintSystem.js';
@@ -39,12 +38,14 @@ export class NonFiniteError extends Error {
 
 export class Workspace {
   readonly fs: ForceSystem;
-  readonly M: BlockMatrix;              // mass matrix M(q)
+  /** mass matrix M(q) in the component blocks; the same matrix as Gm (M and G fill disjoint blocks) */
+  readonly M: BlockMatrix;
   readonly A: Float64Array;             // (nnz) values of the step matrix M − a₀D − a₁K
   readonly solver: StepSolver;
   readonly slotDiag: Int32Array;        // (nBlocks) slot of each diagonal block
   readonly cs: ConstraintSystem;        // the bilateral constraint rows
-  readonly Gm: BlockMatrix;             // G, Gᵀ and −R of the constraint rows
+  /** G, Gᵀ and −R in the constraint blocks; the same matrix as M, so M + G needs no assembly */
+  readonly Gm: BlockMatrix;
   private readonly rowDiag: Int32Array; // (m) index in the values of each constraint row's diagonal
   private readonly small: number[] = [];
   private readonly pivotScratch: Float64Array;
@@ -83,7 +84,7 @@ export class Workspace {
     this.pivotScratch = new Float64Array(model.nRows);
     this.fs = new ForceSystem(model, (p) => { this.cs.register(p); for (const g of this.geometric) g.spring.setup(p); });
     this.M = new BlockMatrix(this.fs.layout);
-    this.Gm = new BlockMatrix(this.fs.layout);
+    this.Gm = this.M;
     this.A = new Float64Array(this.fs.layout.nnz);
     this.solver = new StepSolver(opts);
     this.slotDiag = Int32Array.from({ length: model.blockSize.length }, (_, b) => this.fs.pattern.find(b, b));
@@ -180,13 +181,11 @@ export class Workspace {
    * jacobians) for the following `solveWith` calls.
    */
   factor(a0: number, a1: number, withJacobians = true): void {
-    const A = this.A, M = this.M.values, G = this.Gm.values;
-    const m = this.model.nRows;
+    const A = this.A;
     // M and the constraint blocks are symmetric by construction; K and D in general are not
     const symmetric = (a0 === 0 && a1 === 0) || !withJacobians;
-    // A = M + G (the two live on disjoint entries), then − a₀D − a₁K in the solver's combined pass
-    if (m > 0) addVectors(A, M, G);
-    else A.set(M);
+    // A = M + G (one matrix: they fill disjoint blocks), then − a₀D − a₁K in the solver's combined pass
+    A.set(this.M.values);
     this.factorKkt(symmetric, a0, a1);
   }
 
@@ -388,13 +387,14 @@ export class Workspace {
   /** out = K x or M x (KKT layout) */
   mulK(out: Float64Array, x: Float64Array): void { this.mulBlock(out, this.fs.K.values, x); }
   mulM(out: Float64Array, x: Float64Array): void { this.mulBlock(out, this.M.values, x); }
+  /** out ← B x for a matrix B that lives in the component blocks (M, K, D): the head of each component column */
   private mulBlock(out: Float64Array, values: Float64Array, x: Float64Array): void {
-    const L = this.fs.layout;
+    const L = this.fs.layout, split = this.fs.split;
     out.fill(0);
-    for (let j = 0; j < L.n; j++) {
+    for (let j = 0; j < this.model.nSolve; j++) {
       const xj = x[j]!;
       if (xj === 0) continue;
-      for (let p = L.colPtr[j]!; p < L.colPtr[j + 1]!; p++) out[L.rowIdx[p]!] = out[L.rowIdx[p]!]! + values[p]! * xj;
+      for (let p = L.colPtr[j]!; p < split[j]!; p++) out[L.rowIdx[p]!] = out[L.rowIdx[p]!]! + values[p]! * xj;
     }
   }
 

@@ -226,13 +226,3 @@ export function luSolveDense(out: Float64Array, f: LuDense, b: Float64Array): Fl
   }
   return out;
 }
-
-/**
- * out = a + b elementwise over out's length (out may alias a or b). A small function of its
- * own, so that a caller's long loop does not force on-stack replacement of the caller (measured:
- * Workspace.factor was deoptimized on every call when it held this loop).
- */
-export function addVectors(out: Float64Array, a: Float64Array, b: Float64Array): Float64Array {
-  for (let k = 0; k < out.length; k++) out[k] = a[k]! + b[k]!;
-  return out;
-}

@@ -88,10 +88,10 @@ describe('non-symmetric step matrices', () => {
     probe.values.fill(1);
     probe.zeroPart(ws.fs.split, n, 'tail');
     for (let k = 0; k < inEntries.length; k++) expect(probe.values[k] === 0 ? 0 : 1).toBe(inEntries[k]);
-    // A = M + G − hD − h²K as assembled by hand, against the combined pass; then a solve against dense LU
+    // A = (M + G) − hD − h²K (M and G share one matrix) by hand, against the combined pass; then a solve against dense LU
     ws.factor(h, h * h);
     const A = ws.fs.layout.nnz, want = new Float64Array(A);
-    for (let k = 0; k < A; k++) want[k] = ws.M.values[k]! + ws.Gm.values[k]! - h * ws.fs.D.values[k]! - h * h * ws.fs.K.values[k]!;
+    for (let k = 0; k < A; k++) want[k] = ws.M.values[k]! - h * ws.fs.D.values[k]! - h * h * ws.fs.K.values[k]!;
     expect(Array.from(ws.A)).toEqual(Array.from(want));
     const N = model.nKkt, Ad = cscToDense({ ...ws.fs.layout, values: ws.A });
     const rhs = Float64Array.from({ length: N }, (_, i) => Math.cos(i));
