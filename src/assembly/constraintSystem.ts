@@ -107,6 +107,41 @@ export class ConstraintSystem {
     }
   }
 
+  // the last evaluation into a Gm: at which kinematics generation, in which mode
+  private evalGm: BlockMatrix | null = null;
+  private evalKin: unknown = null;
+  private evalGen = -1;
+  private evalHardOnly = false;
+  // the built pattern (setLayout): column pointers, rows, the start of each component column's
+  // constraint rows, and the u index of each component column
+  private colU: Int32Array | null = null;
+  private split: Int32Array = new Int32Array(0);
+
+  /** the built pattern's split (ForceSystem.split); enables `evaluate` to reuse an assembled G */
+  setLayout(split: Int32Array): void {
+    const m = this.model;
+    this.split = split;
+    this.colU = new Int32Array(m.nSolve);
+    for (let b = 0; b < m.blockComponent.length; b++) {
+      const uo = m.components[m.blockComponent[b]!]!.uOffset;
+      for (let t = 0; t < m.blockSize[b]!; t++) this.colU[m.blockStart[b]! + t] = uo + t;
+    }
+  }
+
+  /** G u ← the assembled constraint rows of Gm times u (non-dynamic components are at rest) */
+  private mulG(Gm: BlockMatrix, u: Float64Array): void {
+    const L = Gm.layout, v = Gm.values, split = this.split, colU = this.colU!, n = this.n, Gu = this.Gu;
+    Gu.fill(0);
+    for (let j = 0; j < n; j++) {
+      const uj = u[colU[j]!]!;
+      if (uj === 0) continue;
+      for (let p = split[j]!; p < L.colPtr[j + 1]!; p++) {
+        const r = L.rowIdx[p]! - n;
+        Gu[r] = Gu[r]! + v[p]! * uj;
+      }
+    }
+  }
+
   /** registers the G blocks on the pattern (before it is built) */
   register(pattern: BlockPattern): void {
     const cons = this.model.constraints, comps = this.model.components;
@@ -136,6 +171,19 @@ export class ConstraintSystem {
    */
   evaluate(ctx: ConstraintContext, Gm: BlockMatrix, hardOnly = false, fc: Float64Array | null = null, withBias = true): void {
     const cons = this.model.constraints, u = ctx.u, rowStart = this.model.rowStart, Gu = this.Gu;
+    // the same positions as the last evaluation into this Gm (the projection's last one, then the
+    // next step's): G is already assembled; only g, κ and G u are new
+    if (fc === null && Gm === this.evalGm && ctx.kin === this.evalKin && ctx.kin.generation === this.evalGen
+      && (hardOnly === this.evalHardOnly || !this.hasCompliantRows) && this.colU) {
+      for (let ci = 0; ci < cons.length; ci++) {
+        const c = cons[ci]!, r0 = rowStart[ci]!;
+        c.violation(ctx, this.g, r0);
+        if (withBias) c.bias(ctx, this.kappa, r0);
+      }
+      this.mulG(Gm, u);
+      return;
+    }
+    this.evalGm = Gm; this.evalKin = ctx.kin; this.evalGen = ctx.kin.generation; this.evalHardOnly = hardOnly;
     for (let ci = 0; ci < cons.length; ci++) {
       const c = cons[ci]!, r0 = rowStart[ci]!, rows = c.rows, nk = c.components.length;
       c.violation(ctx, this.g, r0);
