@@ -85,4 +85,35 @@ describe('SupernodalLdlt', () => {
     const back = cscMatVec(new Float64Array(3), B, x);
     expect(maxAbsDiff(back, new Float64Array([1, 2, 3]))).toBeLessThan(1e-14);
   });
+
+  it('matches the scalar factor on a cloth step matrix, whose updates span four and more columns', () => {
+    // a banded block matrix: a 2-D grid of 3×3 blocks (the cloth's pattern), SPD by diagonal dominance
+    const nx = 9, nb = nx * nx, n = 3 * nb, K = new Float64Array(n * n), r = rng(5);
+    const couple = (a: number, b: number) => {
+      for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) { const v = 0.3 * (r() - 0.5); K[(3 * a + i) * n + 3 * b + j] = v; K[(3 * b + j) * n + 3 * a + i] = v; }
+    };
+    for (let y = 0; y < nx; y++) for (let x = 0; x < nx; x++) {
+      const a = y * nx + x;
+      if (x + 1 < nx) couple(a, a + 1);
+      if (y + 1 < nx) couple(a, a + nx);
+      if (x + 1 < nx && y + 1 < nx) couple(a, a + nx + 1);
+    }
+    for (let i = 0; i < n; i++) { let s = 0; for (let j = 0; j < n; j++) if (j !== i) s += Math.abs(K[i * n + j]!); K[i * n + i] = 1 + s; }
+    const csc = cscFromDense(K, n, true);
+    for (const ordering of ['amd', 'natural'] as const) {
+      const sym = new LdltSymbolic(n, csc.colPtr, csc.rowIdx, { ordering }), sn = new SupernodalSymbolic(sym);
+      let widest = 0;
+      for (let e = 0; e < sn.updBegin.length; e++) widest = Math.max(widest, sn.updEnd[e]! - sn.updBegin[e]!);
+      expect(widest).toBeGreaterThanOrEqual(5);
+      const a = new LdltNumeric(sym), b = new SupernodalLdlt(sn);
+      expect(b.factor(csc.values).ok).toBe(true);
+      a.factor(csc.values);
+      for (let k = 0; k < n; k++) expect(Math.abs(b.D[k]! - a.D[k]!)).toBeLessThanOrEqual(1e-12 * Math.abs(a.D[k]!));
+      expect(backwardError(denseL(b), b.D, sym.perm, K, n)).toBeLessThanOrEqual(4 * n * Number.EPSILON);
+      const rhs = Float64Array.from({ length: n }, (_, i) => Math.cos(i)), x = b.solve(rhs.slice());
+      const back = cscMatVec(new Float64Array(n), csc, x);
+      expect(maxAbsDiff(back, rhs)).toBeLessThanOrEqual(1e-12);
+    }
+  });
 });
+
