@@ -130,10 +130,10 @@ function chain100(integrator: 'implicit-euler' | 'trapezoidal', runs: number) {
 }
 let t0Shift = 0;
 
-/** ms/step of an n-link ball-joint chain (median of `steps` steps after 5 warm-up steps) */
+/** ms/step of an n-link ball-joint chain (median of `steps` steps after 30 warm-up steps: the first steps of a fresh simulation run slower while V8 specializes its code, which made the 100-link median 1.24 against 0.86 ms over a whole run) */
 function chainScaling(n: number, steps: number): { links: number; msPerStep: number } {
   const sim = new Simulation(chainOfBodies(n, { integrator: 'implicit-euler' }));
-  sim.steps(5);
+  sim.steps(30);
   const times: number[] = [];
   for (let i = 0; i < steps; i++) { const t = performance.now(); sim.step(); times.push(performance.now() - t); }
   return { links: n, msPerStep: median(times) };
