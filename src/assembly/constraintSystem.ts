@@ -30,6 +30,8 @@ export class ConstraintSystem {
   private readonly sideCols: Int32Array;  // (2 · constraints) columns of each side's Jacobian block (3 or 6)
   private readonly sideU: Int32Array;     // (2 · constraints) offset of each side's component in u
   private readonly sideSolve: Int32Array; // (2 · constraints) first solve index of each side's block, −1 if not dynamic
+  private readonly keepAt: Int32Array;    // (2 · constraints) offset of each side's Jacobian block in Gkeep
+  private readonly Gkeep: Float64Array;   // the Jacobian blocks of the last full evaluation, side after side
   readonly lambdaForce: Float64Array; // (m) compliant rows applied as forces (RK4): their λ
   readonly gK: Float64Array;          // (m) g at the start of the step (midpoint evaluations)
   /** true when some row has no compliance */
@@ -62,11 +64,15 @@ export class ConstraintSystem {
     this.sideCols = new Int32Array(2 * nc);
     this.sideU = new Int32Array(2 * nc);
     this.sideSolve = new Int32Array(2 * nc).fill(-1);
+    this.keepAt = new Int32Array(2 * nc);
     this.allHard = new Uint8Array(nc);
+    let keep = 0;
     model.constraints.forEach((c, ci) => {
       c.components.forEach((ix, k) => {
         const comp = comps[ix]!;
         this.sideCols[2 * ci + k] = comp.kind === 'particle' ? 3 : 6;
+        this.keepAt[2 * ci + k] = keep;
+        keep += c.rows * this.sideCols[2 * ci + k]!;
         this.sideU[2 * ci + k] = comp.uOffset;
         if (comp.block >= 0) this.sideSolve[2 * ci + k] = model.blockStart[comp.block]!;
       });
@@ -74,6 +80,7 @@ export class ConstraintSystem {
       for (let r = 0; r < c.rows; r++) if (!this.hard[model.rowStart[ci]! + r]) all = 0;
       this.allHard[ci] = all;
     });
+    this.Gkeep = new Float64Array(keep);
   }
 
   /**
@@ -112,32 +119,22 @@ export class ConstraintSystem {
   private evalKin: unknown = null;
   private evalGen = -1;
   private evalHardOnly = false;
-  // the built pattern (setLayout): column pointers, rows, the start of each component column's
-  // constraint rows, and the u index of each component column
-  private colU: Int32Array | null = null;
-  private split: Int32Array = new Int32Array(0);
 
-  /** the built pattern's split (ForceSystem.split); enables `evaluate` to reuse an assembled G */
-  setLayout(split: Int32Array): void {
-    const m = this.model;
-    this.split = split;
-    this.colU = new Int32Array(m.nSolve);
-    for (let b = 0; b < m.blockComponent.length; b++) {
-      const uo = m.components[m.blockComponent[b]!]!.uOffset;
-      for (let t = 0; t < m.blockSize[b]!; t++) this.colU[m.blockStart[b]! + t] = uo + t;
-    }
-  }
-
-  /** G u ← the assembled constraint rows of Gm times u (non-dynamic components are at rest) */
-  private mulG(Gm: BlockMatrix, u: Float64Array): void {
-    const L = Gm.layout, v = Gm.values, split = this.split, colU = this.colU!, n = this.n, Gu = this.Gu;
-    Gu.fill(0);
-    for (let j = 0; j < n; j++) {
-      const uj = u[colU[j]!]!;
-      if (uj === 0) continue;
-      for (let p = split[j]!; p < L.colPtr[j + 1]!; p++) {
-        const r = L.rowIdx[p]! - n;
-        Gu[r] = Gu[r]! + v[p]! * uj;
+  /**
+   * G u ← the rows of constraint ci times u, from its Jacobian blocks as kept in `Gkeep`: one
+   * routine for the full and the reusing evaluation, so both give the same bits (a restored
+   * checkpoint must reproduce a run exactly)
+   */
+  private rowsTimesU(ci: number, rows: number, r0: number, u: Float64Array): void {
+    const Gu = this.Gu, Gk = this.Gkeep;
+    for (let r = 0; r < rows; r++) Gu[r0 + r] = 0;
+    for (let k = 0; k < 2; k++) {
+      const cols = this.sideCols[2 * ci + k]!, uo = this.sideU[2 * ci + k]!, o = this.keepAt[2 * ci + k]!;
+      if (cols === 0) continue;
+      for (let r = 0; r < rows; r++) {
+        let acc = 0;
+        for (let j = 0; j < cols; j++) acc += Gk[o + r * cols + j]! * u[uo + j]!;
+        Gu[r0 + r] = Gu[r0 + r]! + acc;
       }
     }
   }
@@ -170,35 +167,33 @@ export class ConstraintSystem {
    * `withBias` false skips κ (the projection needs g, G and G u only).
    */
   evaluate(ctx: ConstraintContext, Gm: BlockMatrix, hardOnly = false, fc: Float64Array | null = null, withBias = true): void {
-    const cons = this.model.constraints, u = ctx.u, rowStart = this.model.rowStart, Gu = this.Gu;
-    // the same positions as the last evaluation into this Gm (the projection's last one, then the
-    // next step's): G is already assembled; only g, κ and G u are new
+    const cons = this.model.constraints, u = ctx.u, rowStart = this.model.rowStart;
+    // the same positions as the last evaluation into this Gm, in a mode that assembled the same
+    // Gm (the projection's last evaluation, then the next step's under the first-order schemes):
+    // G is assembled and kept already; only g, κ and G u are new
     if (fc === null && Gm === this.evalGm && ctx.kin === this.evalKin && ctx.kin.generation === this.evalGen
-      && (hardOnly === this.evalHardOnly || !this.hasCompliantRows) && this.colU) {
+      && (hardOnly === this.evalHardOnly || !this.hasCompliantRows)) {
       for (let ci = 0; ci < cons.length; ci++) {
         const c = cons[ci]!, r0 = rowStart[ci]!;
         c.violation(ctx, this.g, r0);
         if (withBias) c.bias(ctx, this.kappa, r0);
+        this.rowsTimesU(ci, c.rows, r0, u);
       }
-      this.mulG(Gm, u);
       return;
     }
     this.evalGm = Gm; this.evalKin = ctx.kin; this.evalGen = ctx.kin.generation; this.evalHardOnly = hardOnly;
+    const Gk = this.Gkeep;
     for (let ci = 0; ci < cons.length; ci++) {
       const c = cons[ci]!, r0 = rowStart[ci]!, rows = c.rows, nk = c.components.length;
       c.violation(ctx, this.g, r0);
       if (withBias) c.bias(ctx, this.kappa, r0);
+      // the Jacobian blocks, kept for G u now and for a later evaluation at the same positions
       const blocks = c.jacobian(ctx);
-      for (let r = 0; r < rows; r++) Gu[r0 + r] = 0;
       for (let k = 0; k < nk; k++) {
-        const G = blocks[k]!, cols = this.sideCols[2 * ci + k]!, uo = this.sideU[2 * ci + k]!;
-        // G u (non-dynamic components are at rest)
-        for (let r = 0; r < rows; r++) {
-          let acc = 0;
-          for (let j = 0; j < cols; j++) acc += G[r * cols + j]! * u[uo + j]!;
-          Gu[r0 + r] = Gu[r0 + r]! + acc;
-        }
+        const G = blocks[k]!, o = this.keepAt[2 * ci + k]!, len = rows * this.sideCols[2 * ci + k]!;
+        for (let t = 0; t < len; t++) Gk[o + t] = G[t]!;
       }
+      this.rowsTimesU(ci, rows, r0, u);
       for (let k = 0; k < nk; k++) {
         const G = blocks[k]!, cols = this.sideCols[2 * ci + k]!;
         const s = this.slotCB[2 * ci + k]!;

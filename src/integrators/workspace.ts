@@ -85,7 +85,6 @@ export class Workspace {
     this.fs = new ForceSystem(model, (p) => { this.cs.register(p); for (const g of this.geometric) g.spring.setup(p); });
     this.M = new BlockMatrix(this.fs.layout);
     this.Gm = this.M;
-    this.cs.setLayout(this.fs.split);
     this.A = new Float64Array(this.fs.layout.nnz);
     this.solver = new StepSolver(opts);
     this.slotDiag = Int32Array.from({ length: model.blockSize.length }, (_, b) => this.fs.pattern.find(b, b));
