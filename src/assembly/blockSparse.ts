@@ -165,21 +165,6 @@ export class BlockMatrix {
     }
   }
 
-  /** adds s·Aᵀ for a dense rows×cols row-major A, i.e. a cols×rows block, at the top-left of block `slot` */
-  addDenseTransposed(slot: number, A: Float64Array, rows: number, cols: number, s: number): void {
-    const v = this.values, cb = this.layout.colBase;
-    for (let c = 0; c < rows; c++) {
-      const p = cb[6 * slot + c]!;
-      for (let r = 0; r < cols; r++) v[p + r] = v[p + r]! + s * A[c * cols + r]!;
-    }
-  }
-
-  /** adds s to entry (r, c) of block `slot` */
-  addEntry(slot: number, r: number, c: number, s: number): void {
-    const p = this.layout.colBase[6 * slot + c]! + r;
-    this.values[p] = this.values[p]! + s;
-  }
-
   /** sets A (dense rows×cols, row-major) at the top-left of block `slot` */
   setDense(slot: number, A: Float64Array, rows: number, cols: number): void {
     const v = this.values, cb = this.layout.colBase;
@@ -201,14 +186,5 @@ export class BlockMatrix {
   /** sets entry (r, c) of block `slot` to s */
   setEntry(slot: number, r: number, c: number, s: number): void {
     this.values[this.layout.colBase[6 * slot + c]! + r] = s;
-  }
-
-  /** adds s·A for a dense rows×cols row-major A at the top-left of block `slot` */
-  addDense(slot: number, A: Float64Array, rows: number, cols: number, s: number): void {
-    const v = this.values, cb = this.layout.colBase;
-    for (let c = 0; c < cols; c++) {
-      const p = cb[6 * slot + c]!;
-      for (let r = 0; r < rows; r++) v[p + r] = v[p + r]! + s * A[r * cols + c]!;
-    }
   }
 }

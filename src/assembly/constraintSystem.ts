@@ -296,7 +296,6 @@ export class ConstraintSystem {
     }
   }
 
-  /** the largest |g| over hard rows */
   /** ‖g‖₂ over the hard rows */
   hardViolationNorm(): number {
     let s = 0;
@@ -304,6 +303,7 @@ export class ConstraintSystem {
     return Math.sqrt(s);
   }
 
+  /** the largest |g| over hard rows */
   maxHardViolation(): number {
     let e = 0;
     for (let i = 0; i < this.m; i++) if (this.hard[i]) e = Math.max(e, Math.abs(this.g[i]!));

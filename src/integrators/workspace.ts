@@ -190,7 +190,8 @@ export class Workspace {
   }
 
   /**
-   * Factors A (already assembled). With constraint rows, a zero or near-zero pivot of a hard row
+   * Factors A, which holds M + G on entry; unless `symmetric`, A − a₀D − a₁K is formed in the
+   * solver's combined pass (StepSolver.factorCombination). With constraint rows, a zero or near-zero pivot of a hard row
    * means redundant constraints: the hard rows get a tiny regularization R (1e-8 of the median
    * constraint pivot), the matrix is refactored, and the constraints concerned are recorded in
    * `redundant` (the simulation warns once per name).

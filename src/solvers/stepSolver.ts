@@ -80,7 +80,7 @@ export class StepSolver {
   private nSkew = 0;
   /** max |A − Aᵀ| of the last factored matrix (0 for a symmetric one) */
   skew = 0;
-  /** max |A| of the last factored matrix */
+  /** max |A| of the last factored matrix (over the component blocks after factorCombination): the symmetry test's scale */
   scale = 0;
   /** solve index of the pivot at which the last factorization failed, −1 if it did not */
   failedAt = -1;

@@ -13,9 +13,10 @@
  *   ACM TOMS 31(4), 2005: row k of L is the solution of a sparse triangular system
  *   whose pattern is the union of paths from the nonzeros of column k of the upper
  *   triangle up the elimination tree. The symbolic phase walks those paths to get
- *   the elimination tree and the column counts of L, then once more to record each
- *   row's pattern in topological order with the slot of L each entry lands in, so
- *   the numeric phase (run every step on a fixed pattern) does no graph traversal;
+ *   the elimination tree and the column counts of L, then once more for the row
+ *   indices of L (which the supernodal factor of ./supernodal.ts uses), and, on request
+ *   of the up-looking numeric factor, to record each row's pattern in topological order
+ *   with the slot of L each entry lands in, so its factorizations do no graph traversal;
  * - the fill-reducing ordering is AMD (./amd.ts).
  *
  * `LdltSymbolic` is built once per sparsity pattern; `LdltNumeric` preallocates all
@@ -92,12 +93,6 @@ export class LdltSymbolic {
   readonly nnzL: number;
   /** nnzL: row indices of L, column by column (rows increasing within a column) */
   readonly Li: Int32Array;
-  /** n+1: pointers into Ri/Rslot for each row k of L */
-  readonly Rp: Int32Array;
-  /** nnzL: the columns i of the entries of row k of L, in topological (solve) order */
-  readonly Ri: Int32Array;
-  /** nnzL: the slot of L (index into Li/Lx) of each entry of Ri */
-  readonly Rslot: Int32Array;
   /** copies of the input pattern, for samePattern */
   private readonly colPtr: Int32Array;
   private readonly rowIdx: Int32Array;
@@ -176,33 +171,48 @@ export class LdltSymbolic {
     this.Lp = Lp;
     this.nnzL = Lp[n];
 
-    // row patterns of L in topological order, and the slot of each entry (columns fill in row order)
-    const Rp = new Int32Array(n + 1), Ri = new Int32Array(this.nnzL), Rslot = new Int32Array(this.nnzL), Li = new Int32Array(this.nnzL);
-    const fillL = Lp.slice(0, n), stack = new Int32Array(n);
+    // row indices of L: walk the row patterns once more (columns fill in row order)
+    this.Li = new Int32Array(this.nnzL);
+    this.walkRows(null);
+  }
+
+  /**
+   * Row patterns of L in topological (solve) order with the slot of L each entry lands in, for the
+   * up-looking numeric factor: computed on first use (the supernodal factor needs only Li)
+   */
+  rowPatterns(): { Rp: Int32Array; Ri: Int32Array; Rslot: Int32Array } {
+    if (!this.rows) {
+      const rows = { Rp: new Int32Array(this.n + 1), Ri: new Int32Array(this.nnzL), Rslot: new Int32Array(this.nnzL) };
+      this.walkRows(rows);
+      this.rows = rows;
+    }
+    return this.rows;
+  }
+  private rows: { Rp: Int32Array; Ri: Int32Array; Rslot: Int32Array } | null = null;
+
+  /** walks each row k of L up the elimination tree: fills Li, and the row patterns when asked */
+  private walkRows(out: { Rp: Int32Array; Ri: Int32Array; Rslot: Int32Array } | null): void {
+    const { n, Cp, Ci, parent, Lp, Li } = this;
+    const fillL = Lp.slice(0, n), stack = new Int32Array(n), flag = new Int32Array(n).fill(-1);
     let t = 0;
     for (let k = 0; k < n; k++) {
-      flag[k] = -1 - k;
+      flag[k] = k;
       let top = n;
       for (let s = Cp[k]; s < Cp[k + 1]; s++) {
         let i = Ci[s], len = 0;
-        for (; flag[i] !== -1 - k; i = parent[i]) {
+        for (; flag[i] !== k; i = parent[i]) {
           stack[len++] = i;
-          flag[i] = -1 - k;
+          flag[i] = k;
         }
         while (len > 0) stack[--top] = stack[--len];
       }
       for (; top < n; top++) {
         const i = stack[top], slot = fillL[i]++;
-        Ri[t] = i;
-        Rslot[t++] = slot;
         Li[slot] = k;
+        if (out) { out.Ri[t] = i; out.Rslot[t++] = slot; }
       }
-      Rp[k + 1] = t;
+      if (out) out.Rp[k + 1] = t;
     }
-    this.Rp = Rp;
-    this.Ri = Ri;
-    this.Rslot = Rslot;
-    this.Li = Li;
   }
 
   /** true if (n, colPtr, rowIdx) is exactly the pattern this analysis was built for */
@@ -228,11 +238,17 @@ export class LdltNumeric {
   // workspaces (n each): dense row accumulator, solve vector
   private readonly y: Float64Array;
   private readonly w: Float64Array;
+  // the row patterns of L (symbolic.rowPatterns): pointers per row (n+1), the columns of each
+  // row's entries in topological order (nnzL), and the slot of L each lands in (nnzL)
+  private readonly Rp: Int32Array;
+  private readonly Ri: Int32Array;
+  private readonly Rslot: Int32Array;
 
   constructor(symbolic: LdltSymbolic) {
     const n = symbolic.n;
     this.symbolic = symbolic;
     this.Li = symbolic.Li;
+    ({ Rp: this.Rp, Ri: this.Ri, Rslot: this.Rslot } = symbolic.rowPatterns());
     this.Lx = new Float64Array(symbolic.nnzL);
     this.D = new Float64Array(n);
     this.y = new Float64Array(n);
@@ -244,7 +260,8 @@ export class LdltNumeric {
    * the full input matrix, reading only the entries mapped to the upper triangle.
    */
   factor(values: Float64Array): LdltResult {
-    const { n, Cp, Ci, Csrc, Lp, Li, Rp, Ri, Rslot, perm } = this.symbolic;
+    const { n, Cp, Ci, Csrc, Lp, Li, perm } = this.symbolic;
+    const { Rp, Ri, Rslot } = this;
     const { Lx, D, y } = this;
     const res = this.result;
     if (values.length < this.symbolic.nnzA) throw new Error('LdltNumeric.factor: values shorter than the pattern');
