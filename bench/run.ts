@@ -5,6 +5,9 @@
  *                fitted scaling exponent in the number of particles
  *   ldlt         numeric LDLᵀ factorization of the cloth's step matrix, AMD against natural order,
  *                scalar up-looking against supernodal
+ *   chain100     the 100-link ball-joint chain of issue 3 (ms/step, joint separation, energy), the
+ *                same scene in Rapier and cannon-es (bench/peers.ts) as ratios, and the chain
+ *                scaling over 100, 1 000 and 10 000 links
  *   heap         heap growth over 10,000 steady steps (run with --expose-gc), and the transient
  *                allocation per step of every integrator (heap use after 1000 steps, no GC between)
  *
@@ -22,6 +25,7 @@ import { Workspace } from '../src/integrators/workspace.js';
 import { LdltSymbolic, LdltNumeric } from '../src/math/sparse/ldlt.js';
 import { SupernodalSymbolic, SupernodalLdlt } from '../src/math/sparse/supernodal.js';
 import { cscSymmetrizeValues, cscTransposeMap } from '../src/math/sparse/csc.js';
+import { peerChain100 } from './peers.js';
 
 /** two spinning boxes coupled by a frame spring (the frame-spring-pair example, built here) */
 function spinningPair() {
@@ -139,7 +143,7 @@ function chainScaling(n: number, steps: number): { links: number; msPerStep: num
   return { links: n, msPerStep: median(times) };
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
   // chain100 and chain scaling (issue 3)
   const chains = (['trapezoidal', 'implicit-euler'] as const).map((integ) => {
@@ -147,6 +151,10 @@ function main(): void {
     log(`chain100 ${integ}: ${r.msPerStep.toFixed(3)} ms/step (median), max joint separation ${r.maxJointSeparation.toExponential(2)} m, energy change ${r.energyChange.toFixed(3)} J`);
     return r;
   });
+  // the same scene in the peer engines, in this run: ratios against vinculum's implicit Euler
+  const peers = await peerChain100(quick ? 1 : 5);
+  const ours = chains.find((c) => c.integrator === 'implicit-euler')!.msPerStep;
+  for (const p of peers) log(`chain100 ${p.engine} ${p.version}: ${p.msPerStep.toFixed(3)} ms/step (median), max joint separation ${p.maxJointSeparation.toExponential(2)} m; vinculum implicit Euler / ${p.engine} = ${(ours / p.msPerStep).toFixed(2)}× the time`);
   const scaling = (quick ? [100, 1000] : [100, 1000, 10000]).map((n) => {
     const r = chainScaling(n, n >= 10000 ? 5 : 20);
     log(`chain of ${n} links: ${r.msPerStep.toFixed(3)} ms/step (median)`);
@@ -192,10 +200,10 @@ function main(): void {
   const dir = join(here, '..', '..', 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `core-${new Date().toISOString().slice(0, 10)}${quick ? '-quick' : ''}.json`);
-  const body = JSON.stringify({ date: new Date().toISOString(), node: process.version, cloth, clothExponent: exponent, ldlt: { n: nL, runs: ldlt }, heap: hp, allocation: alloc, chain100: chains, chainScaling: scaling, chainExponent, chainHeap }, null, 2) + '\n';
+  const body = JSON.stringify({ date: new Date().toISOString(), node: process.version, cloth, clothExponent: exponent, ldlt: { n: nL, runs: ldlt }, heap: hp, allocation: alloc, chain100: chains, chain100Peers: peers, chainScaling: scaling, chainExponent, chainHeap }, null, 2) + '\n';
   writeFileSync(file + '.tmp', body);
   renameSync(file + '.tmp', file);
   log(`results: ${file}`);
 }
 
-main();
+main().catch((e: unknown) => { console.error(e); process.exitCode = 1; });

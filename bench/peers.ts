@@ -1,0 +1,104 @@
+/**
+ * chain100 in the peer engines (issue 3's reference: "the fastest JS-accessible engine here runs
+ * this scene at about 0.35 ms/step with about 1 cm of joint error"), measured in the same run as
+ * vinculum's so that the ratios are fair. The scene is the one of `chainOfBodies(100)`: 100 boxes
+ * 0.1 × 0.02 × 0.02 m of 0.1 kg, end to end on ball joints, the first pinned to the world at the
+ * origin, released horizontal under gravity 9.81 m/s² along −z, h = 1/240 s, 1000 steps, no
+ * contact and no damping. Each engine is used with its default solver settings (Rapier: its
+ * default solver iterations; cannon-es: 10 Gauss-Seidel iterations).
+ *
+ * Reported like vinculum's chain100: the wall time of 1000 steps divided by 1000, median over
+ * `runs` fresh worlds after one warm-up world, and the largest separation of any joint's two
+ * anchor points, sampled every 10 steps of the first run outside the timed part.
+ */
+import { performance } from 'node:perf_hooks';
+import RAPIER from '@dimforge/rapier3d-compat';
+import * as CANNON from 'cannon-es';
+
+export interface PeerChain100 { engine: string; version: string; msPerStep: number; maxJointSeparation: number }
+
+const N = 100, L = 0.1, M = 0.1, W = 0.02, H = 1 / 240, STEPS = 1000;
+// box inertia about its centre: m/12 (b² + c²) per axis
+const INERTIA = [M / 12 * (W * W + W * W), M / 12 * (L * L + W * W), M / 12 * (L * L + W * W)] as const;
+
+const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : 0.5 * (s[m - 1]! + s[m]!); };
+
+/** v rotated by the unit quaternion q (w, x, y, z) */
+function rotate(q: { w: number; x: number; y: number; z: number }, vx: number, vy: number, vz: number): [number, number, number] {
+  const { w, x, y, z } = q;
+  // t = 2 q_v × v, v' = v + w t + q_v × t
+  const tx = 2 * (y * vz - z * vy), ty = 2 * (z * vx - x * vz), tz = 2 * (x * vy - y * vx);
+  return [vx + w * tx + (y * tz - z * ty), vy + w * ty + (z * tx - x * tz), vz + w * tz + (x * ty - y * tx)];
+}
+
+/** largest distance between the two anchors of any joint; pose(i) gives body i's centre and orientation */
+function separation(pose: (i: number) => { p: { x: number; y: number; z: number }; q: { w: number; x: number; y: number; z: number } }): number {
+  let worst = 0, prev: [number, number, number] = [0, 0, 0];   // the world anchor at the origin
+  for (let i = 0; i < N; i++) {
+    const { p, q } = pose(i);
+    const a = rotate(q, -L / 2, 0, 0), b = rotate(q, L / 2, 0, 0);
+    worst = Math.max(worst, Math.hypot(p.x + a[0] - prev[0], p.y + a[1] - prev[1], p.z + a[2] - prev[2]));
+    prev = [p.x + b[0], p.y + b[1], p.z + b[2]];
+  }
+  return worst;
+}
+
+/** one world of an engine: step() and pose(i) */
+interface PeerWorld { step(): void; pose(i: number): { p: { x: number; y: number; z: number }; q: { w: number; x: number; y: number; z: number } } }
+
+function rapierWorld(): PeerWorld {
+  const world = new RAPIER.World({ x: 0, y: 0, z: -9.81 });
+  world.timestep = H;
+  const bodies: RAPIER.RigidBody[] = [];
+  for (let i = 0; i < N; i++) {
+    const rb = world.createRigidBody(RAPIER.RigidBodyDesc.dynamic().setTranslation((i + 0.5) * L, 0, 0));
+    rb.setAdditionalMassProperties(M, { x: 0, y: 0, z: 0 }, { x: INERTIA[0], y: INERTIA[1], z: INERTIA[2] }, { w: 1, x: 0, y: 0, z: 0 }, true);
+    bodies.push(rb);
+  }
+  const ground = world.createRigidBody(RAPIER.RigidBodyDesc.fixed());
+  world.createImpulseJoint(RAPIER.JointData.spherical({ x: 0, y: 0, z: 0 }, { x: -L / 2, y: 0, z: 0 }), ground, bodies[0]!, true);
+  for (let i = 1; i < N; i++) world.createImpulseJoint(RAPIER.JointData.spherical({ x: L / 2, y: 0, z: 0 }, { x: -L / 2, y: 0, z: 0 }), bodies[i - 1]!, bodies[i]!, true);
+  return { step: () => world.step(), pose: (i) => ({ p: bodies[i]!.translation(), q: bodies[i]!.rotation() }) };
+}
+
+function cannonWorld(): PeerWorld {
+  const world = new CANNON.World({ gravity: new CANNON.Vec3(0, 0, -9.81) });
+  const bodies: CANNON.Body[] = [];
+  for (let i = 0; i < N; i++) {
+    // the box shape gives the same inertia; collisions off (the chain100 scene has no contact)
+    const b = new CANNON.Body({ mass: M, position: new CANNON.Vec3((i + 0.5) * L, 0, 0), shape: new CANNON.Box(new CANNON.Vec3(L / 2, W / 2, W / 2)), linearDamping: 0, angularDamping: 0 });
+    b.collisionFilterGroup = 0;
+    b.collisionFilterMask = 0;
+    world.addBody(b);
+    bodies.push(b);
+  }
+  const anchor = new CANNON.Body({ mass: 0 });
+  world.addBody(anchor);
+  world.addConstraint(new CANNON.PointToPointConstraint(anchor, new CANNON.Vec3(0, 0, 0), bodies[0]!, new CANNON.Vec3(-L / 2, 0, 0)));
+  for (let i = 1; i < N; i++) world.addConstraint(new CANNON.PointToPointConstraint(bodies[i - 1]!, new CANNON.Vec3(L / 2, 0, 0), bodies[i]!, new CANNON.Vec3(-L / 2, 0, 0)));
+  return { step: () => world.step(H), pose: (i) => ({ p: bodies[i]!.position, q: bodies[i]!.quaternion }) };
+}
+
+function measure(engine: string, version: string, make: () => PeerWorld, runs: number): PeerChain100 {
+  let worst = 0;
+  const times: number[] = [];
+  for (let r = -1; r < runs; r++) {
+    const w = make();
+    let t = 0;
+    for (let s = 0; s < STEPS; s++) {
+      const t0 = performance.now();
+      w.step();
+      t += performance.now() - t0;
+      if (r === 0 && s % 10 === 9) worst = Math.max(worst, separation(w.pose));
+    }
+    // run −1 warms the engine up and is not counted
+    if (r >= 0) times.push(t / STEPS);
+  }
+  return { engine, version, msPerStep: median(times), maxJointSeparation: worst };
+}
+
+/** chain100 in Rapier (WASM) and cannon-es */
+export async function peerChain100(runs: number): Promise<PeerChain100[]> {
+  await RAPIER.init();
+  return [measure('rapier3d-compat', RAPIER.version(), rapierWorld, runs), measure('cannon-es', '0.20', cannonWorld, runs)];
+}
