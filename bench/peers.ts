@@ -14,6 +14,7 @@
 import { performance } from 'node:perf_hooks';
 import RAPIER from '@dimforge/rapier3d-compat';
 import * as CANNON from 'cannon-es';
+import { quatRotate } from '../src/math/quat.js';
 
 export interface PeerChain100 { engine: string; version: string; msPerStep: number; maxJointSeparation: number }
 
@@ -23,22 +24,18 @@ const INERTIA = [M / 12 * (W * W + W * W), M / 12 * (L * L + W * W), M / 12 * (L
 
 const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : 0.5 * (s[m - 1]! + s[m]!); };
 
-/** v rotated by the unit quaternion q (w, x, y, z) */
-function rotate(q: { w: number; x: number; y: number; z: number }, vx: number, vy: number, vz: number): [number, number, number] {
-  const { w, x, y, z } = q;
-  // t = 2 q_v × v, v' = v + w t + q_v × t
-  const tx = 2 * (y * vz - z * vy), ty = 2 * (z * vx - x * vz), tz = 2 * (x * vy - y * vx);
-  return [vx + w * tx + (y * tz - z * ty), vy + w * ty + (z * tx - x * tz), vz + w * tz + (x * ty - y * tx)];
-}
-
 /** largest distance between the two anchors of any joint; pose(i) gives body i's centre and orientation */
 function separation(pose: (i: number) => { p: { x: number; y: number; z: number }; q: { w: number; x: number; y: number; z: number } }): number {
-  let worst = 0, prev: [number, number, number] = [0, 0, 0];   // the world anchor at the origin
+  const q = new Float64Array(4), a = new Float64Array(3), b = new Float64Array(3), prev = new Float64Array(3);   // prev: the world anchor at the origin
+  const left = Float64Array.of(-L / 2, 0, 0), right = Float64Array.of(L / 2, 0, 0);
+  let worst = 0;
   for (let i = 0; i < N; i++) {
-    const { p, q } = pose(i);
-    const a = rotate(q, -L / 2, 0, 0), b = rotate(q, L / 2, 0, 0);
-    worst = Math.max(worst, Math.hypot(p.x + a[0] - prev[0], p.y + a[1] - prev[1], p.z + a[2] - prev[2]));
-    prev = [p.x + b[0], p.y + b[1], p.z + b[2]];
+    const { p, q: r } = pose(i);
+    q[0] = r.w; q[1] = r.x; q[2] = r.y; q[3] = r.z;
+    quatRotate(a, q, left);
+    quatRotate(b, q, right);
+    worst = Math.max(worst, Math.hypot(p.x + a[0]! - prev[0]!, p.y + a[1]! - prev[1]!, p.z + a[2]! - prev[2]!));
+    prev[0] = p.x + b[0]!; prev[1] = p.y + b[1]!; prev[2] = p.z + b[2]!;
   }
   return worst;
 }
