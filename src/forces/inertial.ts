@@ -49,7 +49,8 @@ export class InertialForces implements ForceEffector {
     const k = ctx.kin;
     this.c[0] = k.cW[3 * i]!; this.c[1] = k.cW[3 * i + 1]!; this.c[2] = k.cW[3 * i + 2]!;
     this.w[0] = ctx.u[uo + 3]!; this.w[1] = ctx.u[uo + 4]!; this.w[2] = ctx.u[uo + 5]!;
-    for (let r = 0; r < 9; r++) this.J[r] = k.JW[9 * i + r]!;
+    const JW = k.JW;
+    for (let r = 0; r < 9; r++) this.J[r] = JW[9 * i + r]!;
     cross3(this.a, this.w, this.c);
     cross3(this.b, this.w, this.a);
     mulVec3(this.Jw, this.J, this.w);

@@ -101,11 +101,12 @@ export class Workspace {
     const M = this.M, kin = this.fs.kin, model = this.model;
     kin.update(q);
     // each diagonal block is overwritten; M is zero everywhere else from construction
+    const JW = kin.JW;
     for (let b = 0; b < model.blockComponent.length; b++) {
       const c = model.components[model.blockComponent[b]!]!, s = this.slotDiag[b]!;
       if (c.kind === 'particle') { for (let k = 0; k < 3; k++) M.setEntry(s, k, k, c.mass); continue; }
       for (let k = 0; k < 3; k++) this.c3[k] = kin.cW[3 * c.index + k]!;
-      for (let k = 0; k < 9; k++) this.J9[k] = kin.JW[9 * c.index + k]!;
+      for (let k = 0; k < 9; k++) this.J9[k] = JW[9 * c.index + k]!;
       spatialInertia(this.M6, c.mass, this.c3, this.J9, this.sp);
       M.setDense(s, this.M6, 6, 6);
     }
@@ -117,11 +118,12 @@ export class Workspace {
    */
   massInverse(out: Float64Array, f: Float64Array): void {
     const model = this.model, kin = this.fs.kin;
+    const JW = kin.JW;
     for (let b = 0; b < model.blockComponent.length; b++) {
       const c = model.components[model.blockComponent[b]!]!, s = model.blockStart[b]!;
       if (c.kind === 'particle') { for (let k = 0; k < 3; k++) out[s + k] = f[s + k]! / c.mass; continue; }
       for (let k = 0; k < 3; k++) this.c3[k] = kin.cW[3 * c.index + k]!;
-      for (let k = 0; k < 9; k++) this.J9[k] = kin.JW[9 * c.index + k]!;
+      for (let k = 0; k < 9; k++) this.J9[k] = JW[9 * c.index + k]!;
       spatialInertiaInverse(this.M6, c.mass, this.c3, this.J9, this.sp);
       for (let i = 0; i < 6; i++) {
         let acc = 0;
@@ -141,12 +143,13 @@ export class Workspace {
    */
   addMassVariation(a: Float64Array): void {
     const model = this.model, kin = this.fs.kin, K = this.fs.K;
+    const JW = kin.JW;
     for (let b = 0; b < model.blockComponent.length; b++) {
       const c = model.components[model.blockComponent[b]!]!, s = model.blockStart[b]!, slot = this.slotDiag[b]!;
       if (c.kind !== 'body') continue;
       const m = c.mass;
       for (let k = 0; k < 3; k++) this.c3[k] = kin.cW[3 * c.index + k]!;
-      for (let k = 0; k < 9; k++) this.J9[k] = kin.JW[9 * c.index + k]!;
+      for (let k = 0; k < 9; k++) this.J9[k] = JW[9 * c.index + k]!;
       skew(this.S1, this.c3);
       for (let k = 0; k < 3; k++) this.v3[k] = a[s + 3 + k]!;
       skew(this.S2, this.v3);                                   // [a_ω]

@@ -12,7 +12,8 @@ import type { Vec3 } from '../math/vec3.js';
 export class Kinematics {
   readonly R: Float64Array;      // (9 · nComponents) R_WB, row-major, for bodies (zeros for particles)
   readonly cW: Float64Array;     // (3 · nComponents) centre-of-mass offset in world axes
-  readonly JW: Float64Array;     // (9 · nComponents) inertia about the centre of mass in world axes
+  private readonly jw: Float64Array;   // (9 · nComponents) storage of JW
+  private inertiaFresh = false;        // jw belongs to the positions of the last update
   private readonly tmp = new Float64Array(9);
   private readonly Rb = new Float64Array(9);
   private readonly Jb = new Float64Array(9);
@@ -36,7 +37,7 @@ export class Kinematics {
     this.JB = bodies.map((c) => Float64Array.from(c.kind === 'body' ? c.inertia : []));
     this.R = new Float64Array(9 * n);
     this.cW = new Float64Array(3 * n);
-    this.JW = new Float64Array(9 * n);
+    this.jw = new Float64Array(9 * n);
   }
 
   /**
@@ -61,8 +62,9 @@ export class Kinematics {
     for (let i = 0; i < nq; i++) seen[i] = q[i]!;
     this.fresh = true;
     this.generation++;
+    this.inertiaFresh = false;
     // bodies only, from the packed body data (no component objects touched)
-    const { bodyComp, bodyQ, comB, JB, tmp, Jb, R, cW, JW } = this;
+    const { bodyComp, bodyQ, comB, R, cW } = this;
     for (let k = 0; k < bodyComp.length; k++) {
       const i = bodyComp[k]!, o = 9 * i;
       // R_WB into R at o (quatToMat3 reads q at the quaternion's offset)
@@ -71,6 +73,24 @@ export class Kinematics {
       for (let t = 0; t < 9; t++) R[o + t] = Rb[t]!;
       const cx = comB[3 * k]!, cy = comB[3 * k + 1]!, cz = comB[3 * k + 2]!;
       for (let r = 0; r < 3; r++) cW[3 * i + r] = Rb[3 * r]! * cx + Rb[3 * r + 1]! * cy + Rb[3 * r + 2]! * cz;
+    }
+  }
+
+  /**
+   * (9 · nComponents) J_W = R_WB J_B R_WBᵀ, the inertia about the centre of mass in world axes
+   * (zeros for particles), computed on first use after an update: the projection's line search
+   * moves the positions several times per step and needs only R
+   */
+  get JW(): Float64Array {
+    if (!this.inertiaFresh) this.worldInertia();
+    return this.jw;
+  }
+
+  private worldInertia(): void {
+    const { bodyComp, JB, tmp, Jb, R, Rb } = this, JW = this.jw;
+    for (let k = 0; k < bodyComp.length; k++) {
+      const o = 9 * bodyComp[k]!;
+      for (let t = 0; t < 9; t++) Rb[t] = R[o + t]!;
       // J_W = R J_B Rᵀ, exactly symmetric (the product leaves a skew part of rounding size)
       mul3(tmp, Rb, JB[k]!);
       mulABt3(Jb, tmp, Rb);
@@ -79,6 +99,7 @@ export class Kinematics {
       JW[o + 2] = JW[o + 6] = 0.5 * (Jb[2]! + Jb[6]!);
       JW[o + 5] = JW[o + 7] = 0.5 * (Jb[5]! + Jb[7]!);
     }
+    this.inertiaFresh = true;
   }
 
   /** out = world lever arm r = R_WB p_B of a body point (zero for other points) */
