@@ -275,10 +275,13 @@ function summary(s: { label: string; model: Model; sim: Simulation; steps: numbe
   const d = sim.diagnostics;
   if (d.unconverged > 0) lines.push(`solver          ${d.unconverged} solves did not converge (worst residual ${fmt(d.maxResidual)})`);
   if (d.inertiaWarnings > 0) lines.push(`inertia check   ${d.inertiaWarnings} warnings; last: ${oneLine(d.lastInertia ?? '')}`);
-  // joints: the largest violation of a hard row at the end (m for translations and distances, rad for rotations)
+  // joints: the largest violation of a hard row at the end and over the run (m for translations and distances, rad for rotations)
   if (model.constraints.length) {
     const v = largestViolation(sim);
     lines.push(v ? `constraints     largest violation at the end ${v.value.toExponential(2)} (m or rad), joint "${v.constraint}"` : 'constraints     every row is compliant');
+    // the worst end-of-step violation over the run: a joint can tear apart and close again
+    const w = d.worstViolation;
+    if (v && w.constraint !== null) lines.push(`                largest during the run ${w.value.toExponential(2)} (m or rad) after step ${w.step}, joint "${w.constraint}"`);
   }
   for (const w of [...sim.warnings, ...s.warnings]) lines.push(`warning: ${oneLine(w)}`);
   return `${lines.join('\n')}\n`;

@@ -28,6 +28,16 @@ export const GIMBAL_WARN_COS = 1e-2;
 
 export interface Energy { kinetic: number; potential: number; total: number }
 
+/** the largest |g| of a hard constraint row over the end-of-step states so far (m or rad) */
+export interface WorstViolation {
+  /** |g| (0 before the first step, or without hard rows) */
+  value: number;
+  /** the step after which it was seen (state.step), −1 before the first step */
+  step: number;
+  /** the constraint it belongs to, null before the first step */
+  constraint: string | null;
+}
+
 export class Simulation {
   readonly state: State;
   readonly ws: Workspace;
@@ -39,6 +49,10 @@ export class Simulation {
   readonly warnings: string[] = [];
   private readonly q0: Float64Array;   // (nq) state at the start of the current step
   private readonly u0: Float64Array;   // (nu)
+  private readonly gEnd: Float64Array; // (m) end-of-step violation when the projection did not compute it
+  private worstValue = 0;
+  private worstStep = -1;
+  private worstRow = -1;
 
   constructor(readonly model: Model, opts: SimulationOptions = {}) {
     this.integrator = opts.integrator ?? model.settings.integrator;
@@ -53,6 +67,7 @@ export class Simulation {
       typeof (c as { isSingular?: unknown }).isSingular === 'function' && (c as { type?: string }).type === 'gimbal');
     this.q0 = new Float64Array(model.nq);
     this.u0 = new Float64Array(model.nu);
+    this.gEnd = new Float64Array(model.nRows);
   }
 
   private makeScheme(name: IntegratorName): (st: State, h: number) => void {
@@ -87,9 +102,10 @@ export class Simulation {
       if (e instanceof NonFiniteError) throw new DivergenceError(st.step + 1, st.t + h, e.component, e.detail);
       throw e;
     }
-    // 10. report: time, divergence, warnings
+    // 10. report: time, divergence, warnings, the worst joint separation
     st.t += h;
     st.step++;
+    this.trackViolation();
     if (this.ws.redundant.size > this.reportedRedundant) this.reportRedundant();
     if (this.singularCheck.length > 0) this.checkSingular();
     try {
@@ -107,6 +123,27 @@ export class Simulation {
   /** runs n steps, calling `each` after every step */
   steps(n: number, each?: (sim: Simulation) => void): void {
     for (let i = 0; i < n; i++) { this.step(); if (each) each(this); }
+  }
+
+  /**
+   * Keeps the largest |g| over hard rows of the end-of-step states: the projection leaves g at
+   * the final positions in the constraint stage (no extra cost); Baumgarte and SPOOK do not
+   * project, so their g is evaluated here (one violation pass per step). A joint that tears
+   * apart in the middle of a run and closes again is still reported (`diagnostics`, CLI summary).
+   */
+  private trackViolation(): void {
+    const cs = this.ws.cs;
+    if (!cs.hasHardRows) return;
+    let g = cs.g;
+    if (this.model.settings.stabilization.method !== 'projection') {
+      cs.violation(this.ws.fs.bind(this.state.q, this.state.u), this.gEnd);
+      g = this.gEnd;
+    }
+    const hard = cs.hard;
+    for (let i = 0; i < g.length; i++) {
+      const v = Math.abs(g[i]!);
+      if (hard[i] === 1 && v > this.worstValue) { this.worstValue = v; this.worstStep = this.state.step; this.worstRow = i; }
+    }
   }
 
   private reportedRedundant = 0;
@@ -155,9 +192,16 @@ export class Simulation {
   checkpoint(): Checkpoint { return this.state.checkpoint(); }
   restore(c: Checkpoint): void { this.state.restore(c); }
 
-  /** solver health since the start: worst refinement residual, unconverged solves, inertia warnings */
-  get diagnostics(): { maxResidual: number; unconverged: number; inertiaWarnings: number; lastInertia: string | null; projectionUnconverged: number } {
+  /**
+   * solver health since the start: worst refinement residual, unconverged solves, inertia
+   * warnings, projections that stopped above their tolerance, and the worst joint separation
+   */
+  get diagnostics(): { maxResidual: number; unconverged: number; inertiaWarnings: number; lastInertia: string | null; projectionUnconverged: number; worstViolation: WorstViolation } {
     const w = this.ws;
-    return { maxResidual: w.maxResidual, unconverged: w.unconverged, inertiaWarnings: w.inertiaWarnings, lastInertia: w.lastInertia, projectionUnconverged: this.projection.unconverged };
+    const constraint = this.worstRow < 0 ? null : this.model.constraints[w.cs.rowOwner(this.worstRow).constraint]!.name;
+    return {
+      maxResidual: w.maxResidual, unconverged: w.unconverged, inertiaWarnings: w.inertiaWarnings, lastInertia: w.lastInertia,
+      projectionUnconverged: this.projection.unconverged, worstViolation: { value: this.worstValue, step: this.worstStep, constraint },
+    };
   }
 }

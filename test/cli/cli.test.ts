@@ -167,6 +167,7 @@ describe('vinculum run with joints', () => {
     // the angle is the bar's rotation about y: its quaternion is (cos rz/2, 0, sin rz/2, 0)
     expect(rows[40]![header.indexOf('bar.qy')]!).toBeCloseTo(Math.sin(angles[40]! / 2), 9);
     expect(f.out()).toMatch(/constraints     largest violation at the end \d\.\d\de-\d+ \(m or rad\), joint "h"/);
+    expect(f.out()).toMatch(/^ {16}largest during the run \d\.\d\de-\d+ \(m or rad\) after step \d+, joint "h"$/m);
     // all: the same columns
     const g = fake({ 'h.json': hingePendulum });
     expect(await runCli(['run', 'h.json', '--out', 'h.jsonl', '--outputs', 'all'], g.io)).toBe(0);
