@@ -7,7 +7,8 @@
  *                scalar up-looking against supernodal
  *   chain100     the 100-link ball-joint chain of issue 3 (ms/step, joint separation, energy), the
  *                same scene in Rapier and cannon-es (bench/peers.ts) as ratios, and the chain
- *                scaling over 100, 1 000 and 10 000 links
+ *                scaling over 100, 1 000 and 10 000 links; chain100 under SPOOK and Baumgarte
+ *                instead of the projection (ms/step, worst separation, or the step it diverged at)
  *   heap         heap growth over 10,000 steady steps (run with --expose-gc), and the transient
  *                allocation per step of every integrator (heap use after 1000 steps, no GC between)
  *
@@ -20,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { clothModel, chainOfBodies } from '../examples/scenes.js';
 import { Simulation } from '../src/simulation.js';
+import { DivergenceError } from '../src/model/errors.js';
 import { ModelBuilder } from '../src/model/builder.js';
 import { Workspace } from '../src/integrators/workspace.js';
 import { LdltSymbolic, LdltNumeric } from '../src/math/sparse/ldlt.js';
@@ -134,6 +136,22 @@ function chain100(integrator: 'implicit-euler' | 'trapezoidal', runs: number) {
 }
 let t0Shift = 0;
 
+/**
+ * chain100 (implicit Euler) with another stabilization than the default projection: median
+ * ms/step of the steps run, the worst end-of-step joint separation, and the step of a divergence
+ */
+function chain100Stabilized(method: 'spook' | 'baumgarte') {
+  const sim = new Simulation(chainOfBodies(100, { integrator: 'implicit-euler', stabilization: { method } })), times: number[] = [];
+  let divergedAt: number | null = null;
+  for (let i = 0; i < 1000; i++) {
+    const t = performance.now();
+    try { sim.step(); } catch (e) { if (e instanceof DivergenceError) { divergedAt = e.step; break; } throw e; }
+    times.push(performance.now() - t);
+  }
+  const w = sim.diagnostics.worstViolation;
+  return { method, msPerStep: median(times), worstSeparation: w.value, worstAtStep: w.step, divergedAt };
+}
+
 /** ms/step of an n-link ball-joint chain (median of `steps` steps after 30 warm-up steps: the first steps of a fresh simulation run slower while V8 specializes its code, which made the 100-link median 1.24 against 0.86 ms over a whole run) */
 function chainScaling(n: number, steps: number): { links: number; msPerStep: number } {
   const sim = new Simulation(chainOfBodies(n, { integrator: 'implicit-euler' }));
@@ -155,6 +173,11 @@ async function main(): Promise<void> {
   const peers = await peerChain100(quick ? 1 : 5);
   const ours = chains.find((c) => c.integrator === 'implicit-euler')!.msPerStep;
   for (const p of peers) log(`chain100 ${p.engine} ${p.version}: ${p.msPerStep.toFixed(3)} ms/step (median), max joint separation ${p.maxJointSeparation.toExponential(2)} m; vinculum implicit Euler / ${p.engine} = ${(ours / p.msPerStep).toFixed(2)}× the time`);
+  const stabilized = (['spook', 'baumgarte'] as const).map((method) => {
+    const r = chain100Stabilized(method);
+    log(`chain100 implicit Euler with ${method}: ${r.msPerStep.toFixed(3)} ms/step (median), worst joint separation ${r.worstSeparation.toExponential(2)} m after step ${r.worstAtStep}${r.divergedAt === null ? '' : `, diverged at step ${r.divergedAt}`}`);
+    return r;
+  });
   const scaling = (quick ? [100, 1000] : [100, 1000, 10000]).map((n) => {
     const r = chainScaling(n, n >= 10000 ? 5 : 20);
     log(`chain of ${n} links: ${r.msPerStep.toFixed(3)} ms/step (median)`);
@@ -200,7 +223,7 @@ async function main(): Promise<void> {
   const dir = join(here, '..', '..', 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `core-${new Date().toISOString().slice(0, 10)}${quick ? '-quick' : ''}.json`);
-  const body = JSON.stringify({ date: new Date().toISOString(), node: process.version, cloth, clothExponent: exponent, ldlt: { n: nL, runs: ldlt }, heap: hp, allocation: alloc, chain100: chains, chain100Peers: peers, chainScaling: scaling, chainExponent, chainHeap }, null, 2) + '\n';
+  const body = JSON.stringify({ date: new Date().toISOString(), node: process.version, cloth, clothExponent: exponent, ldlt: { n: nL, runs: ldlt }, heap: hp, allocation: alloc, chain100: chains, chain100Peers: peers, chain100Stabilized: stabilized, chainScaling: scaling, chainExponent, chainHeap }, null, 2) + '\n';
   writeFileSync(file + '.tmp', body);
   renameSync(file + '.tmp', file);
   log(`results: ${file}`);

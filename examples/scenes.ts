@@ -4,7 +4,7 @@
 import { ModelBuilder } from '../src/model/builder.js';
 import { AxialSpring } from '../src/forces/pathSpring.js';
 import { LinearMaterial } from '../src/forces/materials.js';
-import type { Model, RigidBody } from '../src/model/model.js';
+import type { Model, RigidBody, Stabilization } from '../src/model/model.js';
 import { Joint } from '../src/constraints/joint.js';
 import type { IntegratorName } from '../src/integrators/names.js';
 
@@ -70,10 +70,11 @@ export function chainModel(n: number, o: { stiffness?: number; damping?: number;
  * by ball joints, the first pinned to the world at the origin; released horizontal along x under
  * gravity 9.81 along −z; h = 1/240.
  */
-export function chainOfBodies(n: number, o: { integrator?: IntegratorName; step?: number; joint?: 'ball' | 'hinge' } = {}): Model {
+export function chainOfBodies(n: number, o: { integrator?: IntegratorName; step?: number; joint?: 'ball' | 'hinge'; stabilization?: Stabilization } = {}): Model {
   const b = new ModelBuilder();
   b.settings.integrator = o.integrator ?? 'implicit-euler';
   b.settings.step = o.step ?? 1 / 240;
+  if (o.stabilization) b.settings.stabilization = o.stabilization;
   const len = 0.1, w = 0.02, m = 0.1;
   const I = [(m / 12) * (w * w + w * w), (m / 12) * (len * len + w * w), (m / 12) * (len * len + w * w)] as const;
   for (let i = 0; i < n; i++) b.addBody({ name: `link${i}`, mass: m, inertia: [I[0], I[1], I[2], 0, 0, 0], position: [(i + 0.5) * len, 0, 0] });
