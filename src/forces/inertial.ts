@@ -37,6 +37,7 @@ export class InertialForces implements ForceEffector {
   private readonly T1 = new Float64Array(9);
   private readonly T2 = new Float64Array(9);
   private readonly X = new Float64Array(9);
+  private readonly Y = new Float64Array(9);   // a block scaled by m before add3 (scale 1 is a small integer, so the call boxes no double)
 
   constructor(private readonly comps: readonly Component[]) {}
 
@@ -84,7 +85,8 @@ export class InertialForces implements ForceEffector {
       mul3(this.X, this.Sw, this.Sc);
       for (let r = 0; r < 9; r++) this.X[r] = this.X[r]! + this.Sa[r]!;
       // D_vω = m X
-      D.add3(s, 0, 3, this.X, m);
+      for (let r = 0; r < 9; r++) this.Y[r] = m * this.X[r]!;
+      D.add3(s, 0, 3, this.Y, 1);
       // D_ωω = −[ω]J + [Jω] + m[c]X
       mul3(this.T1, this.Sw, this.J);
       mul3(this.T2, this.Sc, this.X);
@@ -93,7 +95,8 @@ export class InertialForces implements ForceEffector {
       // K_vθ = m [ω][ω][c]
       mul3(this.T1, this.Sw, this.Sw);
       mul3(this.T2, this.T1, this.Sc);          // T2 = [ω][ω][c]
-      K.add3(s, 0, 3, this.T2, m);
+      for (let r = 0; r < 9; r++) this.Y[r] = m * this.T2[r]!;
+      K.add3(s, 0, 3, this.Y, 1);
       // K_ωθ = −[ω](J[ω] − [Jω]) − m([b][c] − [c][ω][ω][c])
       mul3(this.T1, this.J, this.Sw);
       for (let r = 0; r < 9; r++) this.T1[r] = this.T1[r]! - this.SJw[r]!;

@@ -66,6 +66,7 @@ export class Workspace {
   private readonly S2 = new Float64Array(9);
   private readonly S3 = new Float64Array(9);
   private readonly T3 = new Float64Array(9);
+  private readonly U9 = new Float64Array(9);
   private readonly v3 = new Float64Array(3);
   // statistics of the last solves (for reports and warnings)
   maxResidual = 0;
@@ -154,13 +155,16 @@ export class Workspace {
       for (let k = 0; k < 3; k++) this.v3[k] = a[s + 3 + k]!;
       skew(this.S2, this.v3);                                   // [a_ω]
       // rows v: K_vθ −= −m[a_ω][c]
+      // (scaled here, not by add3: a non-integer argument of a call V8 does not inline is boxed)
       mul3(this.T3, this.S2, this.S1);
-      K.add3(slot, 0, 3, this.T3, m);
+      for (let k = 0; k < 9; k++) this.U9[k] = m * this.T3[k]!;
+      K.add3(slot, 0, 3, this.U9, 1);
       // rows ω: −(m[a_v][c] − [J a_ω] + J[a_ω] − m([c × a_ω][c] + [c][a_ω][c]))
       mul3(this.S3, this.J9, this.S2);                          // J[a_ω]
       K.add3(slot, 3, 3, this.S3, -1);
       mul3(this.S3, this.S1, this.T3);                          // [c][a_ω][c]
-      K.add3(slot, 3, 3, this.S3, m);
+      for (let k = 0; k < 9; k++) this.U9[k] = m * this.S3[k]!;
+      K.add3(slot, 3, 3, this.U9, 1);
       const ax = this.v3[0]!, ay = this.v3[1]!, az = this.v3[2]!;
       const cx = this.c3[0]!, cy = this.c3[1]!, cz = this.c3[2]!;
       this.v3[0] = this.J9[0]! * ax + this.J9[1]! * ay + this.J9[2]! * az;
@@ -171,11 +175,13 @@ export class Workspace {
       this.v3[0] = cy * az - cz * ay; this.v3[1] = cz * ax - cx * az; this.v3[2] = cx * ay - cy * ax;
       skew(this.S2, this.v3);                                   // [c × a_ω]
       mul3(this.S3, this.S2, this.S1);
-      K.add3(slot, 3, 3, this.S3, m);
+      for (let k = 0; k < 9; k++) this.U9[k] = m * this.S3[k]!;
+      K.add3(slot, 3, 3, this.U9, 1);
       for (let k = 0; k < 3; k++) this.v3[k] = a[s + k]!;
       skew(this.S2, this.v3);                                   // [a_v]
       mul3(this.S3, this.S2, this.S1);
-      K.add3(slot, 3, 3, this.S3, -m);
+      for (let k = 0; k < 9; k++) this.U9[k] = -m * this.S3[k]!;
+      K.add3(slot, 3, 3, this.U9, 1);
     }
   }
 

@@ -114,17 +114,20 @@ export function det3(a: Mat3): number {
 
 /** out = a⁻¹ (general); returns false when |det| underflows */
 export function invert3(out: Mat3, a: Mat3): boolean {
-  const d = det3(a);
-  if (!(Math.abs(d) > 0) || !Number.isFinite(d)) return false;
   const a0 = a[0]!, a1 = a[1]!, a2 = a[2]!, a3 = a[3]!, a4 = a[4]!, a5 = a[5]!, a6 = a[6]!, a7 = a[7]!, a8 = a[8]!;
+  // the first column of the adjugate gives the determinant (det3's expansion, here without a
+  // call: a double returned by a call that V8 does not inline is boxed, an allocation per body)
+  const c0 = a4 * a8 - a5 * a7, c3 = a5 * a6 - a3 * a8, c6 = a3 * a7 - a4 * a6;
+  const d = a0 * c0 + a1 * c3 + a2 * c6;
+  if (!(Math.abs(d) > 0) || !Number.isFinite(d)) return false;
   const id = 1 / d;
-  out[0] = (a4 * a8 - a5 * a7) * id;
+  out[0] = c0 * id;
   out[1] = (a2 * a7 - a1 * a8) * id;
   out[2] = (a1 * a5 - a2 * a4) * id;
-  out[3] = (a5 * a6 - a3 * a8) * id;
+  out[3] = c3 * id;
   out[4] = (a0 * a8 - a2 * a6) * id;
   out[5] = (a2 * a3 - a0 * a5) * id;
-  out[6] = (a3 * a7 - a4 * a6) * id;
+  out[6] = c6 * id;
   out[7] = (a1 * a6 - a0 * a7) * id;
   out[8] = (a0 * a4 - a1 * a3) * id;
   return true;
