@@ -146,6 +146,9 @@ export class StepSolver {
     return median;
   }
 
+  /** true when the LDLᵀ solves run as WebAssembly (SupernodalLdlt; JavaScript where it is missing) */
+  get wasmSolves(): boolean { return this.numeric?.usesWasm ?? false; }
+
   /** the symbolic analysis in use (for benchmarks and tests) */
   get analysis(): LdltSymbolic | null { return this.symbolic; }
 

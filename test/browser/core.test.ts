@@ -5,7 +5,7 @@
  *   temporary folder) and served from localhost, with an import map for zod (the model loader);
  * - the page builds a 12-link ball-joint chain in code and a hinge pendulum from a JSON model
  *   file, steps both (implicit Euler and trapezoidal, with the projection), and returns positions,
- *   velocities, constraint forces and diagnostics;
+ *   velocities, constraint forces and diagnostics (the LDLᵀ solves run as WebAssembly on both sides);
  * - Node runs the same compiled modules, and the two agree to 1e-10 (relative, against
  *   max(1, |x|)). Not bit for bit: ECMAScript leaves Math.sin, cos, exp and atan2
  *   "implementation-approximated", and Chromium 156 (V8 15.6) and Node 20 (V8 11.3) round
@@ -44,7 +44,7 @@ export async function run(base) {
   return {
     chainQ: Array.from(chain.state.q), chainU: Array.from(chain.state.u),
     chainLambda: Array.from(chain.ws.cs.lambda), chainWorst: chain.diagnostics.worstViolation,
-    hingeQ: Array.from(hinge.state.q), hingeEnergy: hinge.energy(),
+    hingeQ: Array.from(hinge.state.q), hingeEnergy: hinge.energy(), wasm: chain.ws.solver.wasmSolves,
   };
 }
 `;
@@ -105,7 +105,7 @@ describe('the core in a browser', () => {
     const scenario = (await import(pathToFileURL(join(out, 'scenario.js')).href)) as { run(base: string): Promise<unknown> };
     const inNode = await scenario.run(pathToFileURL(out).href);
     expect(errors).toEqual([]);
-    type Result = { chainQ: number[]; chainU: number[]; chainLambda: number[]; chainWorst: { value: number; constraint: string | null }; hingeQ: number[]; hingeEnergy: { kinetic: number; potential: number; total: number } };
+    type Result = { wasm: boolean; chainQ: number[]; chainU: number[]; chainLambda: number[]; chainWorst: { value: number; constraint: string | null }; hingeQ: number[]; hingeEnergy: { kinetic: number; potential: number; total: number } };
     const web = inBrowser as Result, node = inNode as Result;
     const close = (a: number[], b: number[]) => {
       expect(a.length).toBe(b.length);
@@ -119,6 +119,8 @@ describe('the core in a browser', () => {
     expect(parted).toBeLessThan(1e-10);
     // and the runs themselves are sane: the chain held its joints, the hinge swung
     for (const r of [web, node]) {
+      // the LDLᵀ solves ran as WebAssembly on both sides
+      expect(r.wasm).toBe(true);
       expect(r.chainWorst.value).toBeLessThan(1e-11);
       expect(r.chainLambda.some((l) => Math.abs(l) > 0.5)).toBe(true);
       // released horizontal, after 1 s (about half a period) the bar is near the far side
