@@ -84,17 +84,8 @@ export class ConstraintColumns {
 export function largestViolation(sim: Simulation): { value: number; constraint: string } | null {
   const model = sim.model, cs = sim.ws.cs;
   if (model.nRows === 0) return null;
-  const ctx = sim.ws.fs.bind(sim.state.q, sim.state.u);
   const g = new Float64Array(model.nRows);
-  let best: { value: number; constraint: string } | null = null;
-  for (let ci = 0; ci < model.constraints.length; ci++) {
-    const c = model.constraints[ci]!, r0 = model.rowStart[ci]!;
-    c.violation(ctx, g, r0);
-    for (let r = 0; r < c.rows; r++) {
-      if (!cs.hard[r0 + r]) continue;
-      const v = Math.abs(g[r0 + r]!);
-      if (!best || v > best.value) best = { value: v, constraint: c.name };
-    }
-  }
-  return best;
+  cs.violation(sim.ws.fs.bind(sim.state.q, sim.state.u), g);
+  const i = cs.worstHardRow(g);
+  return i < 0 ? null : { value: Math.abs(g[i]!), constraint: model.constraints[cs.rowOwner(i).constraint]!.name };
 }

@@ -7,7 +7,7 @@ export { Model, DEFAULT_SETTINGS, type ModelSettings, type Component, type Parti
 export { State, type Checkpoint } from './model/state.js';
 export { ModelError, DivergenceError } from './model/errors.js';
 export type { PointRef } from './model/points.js';
-export { Simulation, type SimulationOptions, type Energy } from './simulation.js';
+export { Simulation, type SimulationOptions, type Energy, type WorstViolation } from './simulation.js';
 export { INTEGRATORS, isIntegratorName, type IntegratorName } from './integrators/names.js';
 export type { ForceEffector, ForceContext } from './forces/force.js';
 export { PathSpring, AxialSpring } from './forces/pathSpring.js';

@@ -105,7 +105,6 @@ export class Simulation {
     // 10. report: time, divergence, warnings, the worst joint separation
     st.t += h;
     st.step++;
-    this.trackViolation();
     if (this.ws.redundant.size > this.reportedRedundant) this.reportRedundant();
     if (this.singularCheck.length > 0) this.checkSingular();
     try {
@@ -118,6 +117,8 @@ export class Simulation {
       st.step--;
       throw e;
     }
+    // a step that is rolled back does not count
+    this.trackViolation();
   }
 
   /** runs n steps, calling `each` after every step */
@@ -139,11 +140,8 @@ export class Simulation {
       cs.violation(this.ws.fs.bind(this.state.q, this.state.u), this.gEnd);
       g = this.gEnd;
     }
-    const hard = cs.hard;
-    for (let i = 0; i < g.length; i++) {
-      const v = Math.abs(g[i]!);
-      if (hard[i] === 1 && v > this.worstValue) { this.worstValue = v; this.worstStep = this.state.step; this.worstRow = i; }
-    }
+    const i = cs.worstHardRow(g);
+    if (i >= 0 && Math.abs(g[i]!) > this.worstValue) { this.worstValue = Math.abs(g[i]!); this.worstStep = this.state.step; this.worstRow = i; }
   }
 
   private reportedRedundant = 0;
@@ -193,8 +191,9 @@ export class Simulation {
   restore(c: Checkpoint): void { this.state.restore(c); }
 
   /**
-   * solver health since the start: worst refinement residual, unconverged solves, inertia
-   * warnings, projections that stopped above their tolerance, and the worst joint separation
+   * solver health since the simulation was made: worst refinement residual, unconverged solves,
+   * inertia warnings, projections that stopped above their tolerance, and the worst joint
+   * separation. Statistics of everything run so far: `restore` does not reset them.
    */
   get diagnostics(): { maxResidual: number; unconverged: number; inertiaWarnings: number; lastInertia: string | null; projectionUnconverged: number; worstViolation: WorstViolation } {
     const w = this.ws;

@@ -310,6 +310,16 @@ export class ConstraintSystem {
     return e;
   }
 
+  /** the hard row with the largest |g[i]| (the first of equals; a NaN row is never chosen), −1 without hard rows */
+  worstHardRow(g: Float64Array): number {
+    let best = -1, e = -1;
+    for (let i = 0; i < this.m; i++) {
+      const v = Math.abs(g[i]!);
+      if (this.hard[i] === 1 && v > e) { e = v; best = i; }
+    }
+    return best;
+  }
+
   /** recomputes g(q) only, into `out` (default g) */
   violation(ctx: ConstraintContext, out: Float64Array = this.g): void {
     const cons = this.model.constraints;

@@ -55,7 +55,10 @@ export class Gravity implements ForceEffector {
       this.c3[0] = cW[o]!; this.c3[1] = cW[o + 1]!; this.c3[2] = cW[o + 2]!;
       skew(this.C, this.c3);
       mul3(this.T, this.F, this.C);
-      K.add3(s, 3, 3, this.T, c.mass);
+      // scaled here, not by add3: a non-integer argument of a call V8 does not inline is boxed
+      const m = c.mass;
+      for (let k = 0; k < 9; k++) this.T[k] = m * this.T[k]!;
+      K.add3(s, 3, 3, this.T, 1);
     }
   }
 

@@ -28,7 +28,7 @@ class Tension implements AxialMaterial {
 import { BlockMatrix } from '../assembly/blockSparse.js';
 import { StepSolver, type StepSolverOptions, type SolveReport } from '../solvers/stepSolver.js';
 import { quatIntegrateWorld } from '../math/quat.js';
-import { spatialInertia, spatialInertiaInverse, spatialScratch } from '../math/spatial.js';
+import { spatialInertiaOf, spatialInertiaInverseOf, spatialScratch } from '../math/spatial.js';
 import { skew, mul3 } from '../math/mat3.js';
 
 /** raised inside a step; Simulation.step turns it into a DivergenceError with the step number */
@@ -57,6 +57,7 @@ export class Workspace {
   /** regularization added to hard rows after a rank deficiency (0 while none was found) */
   regularization = 0;
   private readonly M6 = new Float64Array(36);
+  private readonly compMass: Float64Array;  // (components) masses, read by the spatial-inertia helpers (no double argument)
   private readonly sp = spatialScratch();
   private readonly c3 = new Float64Array(3);
   private readonly J9 = new Float64Array(9);
@@ -82,6 +83,7 @@ export class Workspace {
       return [{ row: model.rowStart[ci]!, tension, spring: new PathSpring(`${c.name} (geometric stiffness)`, [p1, p2], tension, c.length) }];
     });
     this.qMid = new Float64Array(model.nq);
+    this.compMass = Float64Array.from(model.components, (c) => c.mass);
     this.pivotScratch = new Float64Array(model.nRows);
     this.fs = new ForceSystem(model, (p) => { this.cs.register(p); for (const g of this.geometric) g.spring.setup(p); });
     this.M = new BlockMatrix(this.fs.layout);
@@ -108,7 +110,7 @@ export class Workspace {
       if (c.kind === 'particle') { for (let k = 0; k < 3; k++) M.setEntry(s, k, k, c.mass); continue; }
       for (let k = 0; k < 3; k++) this.c3[k] = kin.cW[3 * c.index + k]!;
       for (let k = 0; k < 9; k++) this.J9[k] = JW[9 * c.index + k]!;
-      spatialInertia(this.M6, c.mass, this.c3, this.J9, this.sp);
+      spatialInertiaOf(this.M6, this.compMass, c.index, this.c3, this.J9, this.sp);
       M.setDense(s, this.M6, 6, 6);
     }
   }
@@ -125,7 +127,7 @@ export class Workspace {
       if (c.kind === 'particle') { for (let k = 0; k < 3; k++) out[s + k] = f[s + k]! / c.mass; continue; }
       for (let k = 0; k < 3; k++) this.c3[k] = kin.cW[3 * c.index + k]!;
       for (let k = 0; k < 9; k++) this.J9[k] = JW[9 * c.index + k]!;
-      spatialInertiaInverse(this.M6, c.mass, this.c3, this.J9, this.sp);
+      spatialInertiaInverseOf(this.M6, this.compMass, c.index, this.c3, this.J9, this.sp);
       for (let i = 0; i < 6; i++) {
         let acc = 0;
         for (let j = 0; j < 6; j++) acc += this.M6[6 * i + j]! * f[s + j]!;
@@ -437,6 +439,7 @@ export class Workspace {
     const kin = this.fs.kin;
     kin.update(q);
     let T = 0;
+    const J = kin.JW;
     const comps = this.model.components;
     for (let k = 0; k < comps.length; k++) {
       const c = comps[k]!;
@@ -445,7 +448,7 @@ export class Workspace {
       const i = c.index, cx = kin.cW[3 * i]!, cy = kin.cW[3 * i + 1]!, cz = kin.cW[3 * i + 2]!;
       const wx = u[o + 3]!, wy = u[o + 4]!, wz = u[o + 5]!;
       const vx = u[o]! + wy * cz - wz * cy, vy = u[o + 1]! + wz * cx - wx * cz, vz = u[o + 2]! + wx * cy - wy * cx;
-      const J = kin.JW, j = 9 * i;
+      const j = 9 * i;
       const Jwx = J[j]! * wx + J[j + 1]! * wy + J[j + 2]! * wz;
       const Jwy = J[j + 3]! * wx + J[j + 4]! * wy + J[j + 5]! * wz;
       const Jwz = J[j + 6]! * wx + J[j + 7]! * wy + J[j + 8]! * wz;

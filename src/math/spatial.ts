@@ -14,26 +14,36 @@ import { type Mat3, skew, mul3, invert3, cholesky3 } from './mat3.js';
 
 export type Mat6 = Float64Array;
 
+/** out's 3×3 block (bi, bj) = s a (callers in the step pass s = ±1: a small integer is not boxed) */
 function put3(out: Mat6, bi: number, bj: number, a: Mat3, s: number): void {
   for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) out[6 * (3 * bi + i) + 3 * bj + j] = s * a[3 * i + j]!;
 }
 
 /** scratch for the spatial-inertia helpers (one per caller; no module-level state) */
-export interface SpatialScratch { C: Mat3; T: Mat3; U: Mat3; Ji: Mat3; L: Mat3 }
+export interface SpatialScratch { C: Mat3; T: Mat3; U: Mat3; Ji: Mat3; L: Mat3; m: Float64Array }
 export function spatialScratch(): SpatialScratch {
-  return { C: new Float64Array(9), T: new Float64Array(9), U: new Float64Array(9), Ji: new Float64Array(9), L: new Float64Array(9) };
+  return { C: new Float64Array(9), T: new Float64Array(9), U: new Float64Array(9), Ji: new Float64Array(9), L: new Float64Array(9), m: new Float64Array(1) };
 }
 
 /** out = M, the 6×6 spatial inertia about the frame origin (000 §0.1) */
 export function spatialInertia(out: Mat6, m: number, c: Vec3, J: Mat3, s: SpatialScratch): Mat6 {
-  skew(s.C, c);
-  mul3(s.T, s.C, s.C);
-  // upper-left m I, upper-right −m[c]
+  s.m[0] = m;
+  return spatialInertiaOf(out, s.m, 0, c, J, s);
+}
+
+/**
+ * `spatialInertia` with the mass read from masses[i]. The step loop calls this form: it passes no
+ * double, and V8 boxes a double passed to a call it does not inline (16 B per body and call).
+ */
+export function spatialInertiaOf(out: Mat6, masses: Float64Array, i: number, c: Vec3, J: Mat3, s: SpatialScratch): Mat6 {
+  const m = masses[i]!, C = s.C;
+  skew(C, c);
+  mul3(s.T, C, C);
+  // upper-left m I, upper-right −m[c], lower-left m[c]
   out.fill(0);
   out[0] = m; out[7] = m; out[14] = m;
-  put3(out, 0, 1, s.C, -m);
-  // lower-left m[c], lower-right J − m[c][c]
-  put3(out, 1, 0, s.C, m);
+  for (let r = 0; r < 3; r++) for (let k = 0; k < 3; k++) { out[6 * r + 3 + k] = -m * C[3 * r + k]!; out[6 * (3 + r) + k] = m * C[3 * r + k]!; }
+  // lower-right J − m[c][c]
   for (let k = 0; k < 9; k++) s.U[k] = J[k]! - m * s.T[k]!;
   put3(out, 1, 1, s.U, 1);
   return out;
@@ -41,6 +51,13 @@ export function spatialInertia(out: Mat6, m: number, c: Vec3, J: Mat3, s: Spatia
 
 /** out = M⁻¹ in closed form (000 §0.1); returns false if J is singular */
 export function spatialInertiaInverse(out: Mat6, m: number, c: Vec3, J: Mat3, s: SpatialScratch): boolean {
+  s.m[0] = m;
+  return spatialInertiaInverseOf(out, s.m, 0, c, J, s);
+}
+
+/** `spatialInertiaInverse` with the mass read from masses[i] (no double argument; see spatialInertiaOf) */
+export function spatialInertiaInverseOf(out: Mat6, masses: Float64Array, i: number, c: Vec3, J: Mat3, s: SpatialScratch): boolean {
+  const m = masses[i]!;
   if (!invert3(s.Ji, J)) return false;
   skew(s.C, c);
   // [c]J⁻¹ and J⁻¹[c]

@@ -79,7 +79,9 @@ export class Kinematics {
   /**
    * (9 · nComponents) J_W = R_WB J_B R_WBᵀ, the inertia about the centre of mass in world axes
    * (zeros for particles), computed on first use after an update: the projection's line search
-   * moves the positions several times per step and needs only R
+   * moves the positions several times per step and needs only R. Read it after `update`; the
+   * array is the same object throughout, but its values are filled in on the first read after an
+   * update, so keep the getter's result only until the next update.
    */
   get JW(): Float64Array {
     if (!this.inertiaFresh) this.worldInertia();

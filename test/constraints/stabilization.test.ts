@@ -136,7 +136,7 @@ describe('projection at large steps', () => {
 
 describe('worst joint separation over the run (diagnostics)', () => {
   // regression: the CLI reported the violation at the end only, so a chain that came apart
-  // mid-run under Baumgarte (1.8 m on the 100-link whip before it diverged) and a SPOOK chain
+  // mid-run under Baumgarte (metres on the 100-link whip, long before it diverged) and a SPOOK chain
   // that separated by 16 cm and closed again both looked healthy at the end
   it('is the largest end-of-step |g| of a hard row, with its step and constraint, under every method', () => {
     for (const method of ['baumgarte', 'spook', 'projection'] as const) {
