@@ -30,15 +30,24 @@
 import type { LdltSymbolic, LdltResult } from './ldlt.js';
 import { SUPERNODAL_WASM } from './wasm/kernels.js';
 
-/** the compiled solve of ./wasm/supernodal.wat and the byte offsets of its arrays in its memory */
-interface WasmSolve {
+/** the compiled kernels of ./wasm/supernodal.wat and the byte offsets of their arrays in its memory */
+interface WasmKernels {
   solve: (count: number, n: number, pLx: number, pDinv: number, pW: number, pAcc: number, pX: number,
     pFirst: number, pRowPtr: number, pRows: number, pPanel: number, pPerm: number) => void;
-  /** pLx, pDinv, pW, pAcc, pX, pFirst, pRowPtr, pRows, pPanel, pPerm */
+  factor: (count: number, pLx: number, pD: number, pDinv: number, pFirst: number, pRowPtr: number, pRows: number, pPanel: number,
+    pUpdPtr: number, pUpdSrc: number, pUpdBeg: number, pUpdEnd: number, pLocal: number, pRel: number, pAcc: number, pWd: number, pCounts: number) => number;
+  /** byte offsets of the arrays, indexed by W */
   at: Int32Array;
   /** (n) the right-hand side and solution, in the kernel's memory */
   x: Float64Array;
+  /** (2) positive and negative pivots of the last factorization */
+  counts: Int32Array;
 }
+
+/** the kernels' arrays in their memory, in this order: the f64 arrays (Lx … wd), then the i32 ones */
+const W = { Lx: 0, D: 1, Dinv: 2, w: 3, acc: 4, x: 5, wd: 6, first: 7, rowPtr: 8, rows: 9, panelPtr: 10, perm: 11, updPtr: 12, updSource: 13, updBegin: 14, updEnd: 15, local: 16, rel: 17, counts: 18 } as const;
+/** the first i32 array */
+const W_I32 = W.first;
 
 /** bytes of a base64 string (atob: Node ≥ 16 and browsers) */
 function fromBase64(text: string): Uint8Array<ArrayBuffer> {
@@ -175,26 +184,27 @@ export class SupernodalLdlt {
   private readonly acc3: Float64Array;
   private readonly acc4: Float64Array;
   private readonly w: Float64Array;     // (n) solve vector
-  private readonly kernel: WasmSolve | null;
+  private readonly kernel: WasmKernels | null;
 
   /** `wasm` false keeps everything in JavaScript (default: WebAssembly where it exists) */
   constructor(readonly sn: SupernodalSymbolic, opts: { wasm?: boolean } = {}) {
     const n = sn.n, nLx = sn.panelPtr[sn.count]!, nAcc = Math.max(1, sn.maxRows);
     this.kernel = opts.wasm !== false && typeof WebAssembly === 'object' ? SupernodalLdlt.instantiate(sn, nLx, nAcc) : null;
     if (this.kernel) {
-      // the panels, reciprocal pivots and solve vectors are views of the kernel's memory
+      // the panels, pivots and solve vectors are views of the kernels' memory
       const k = this.kernel, mem = k.x.buffer;
-      this.Lx = new Float64Array(mem, k.at[0]!, nLx);
-      this.Dinv = new Float64Array(mem, k.at[1]!, n);
-      this.w = new Float64Array(mem, k.at[2]!, n);
-      this.acc = new Float64Array(mem, k.at[3]!, nAcc);
+      this.Lx = new Float64Array(mem, k.at[W.Lx]!, nLx);
+      this.D = new Float64Array(mem, k.at[W.D]!, n);
+      this.Dinv = new Float64Array(mem, k.at[W.Dinv]!, n);
+      this.w = new Float64Array(mem, k.at[W.w]!, n);
+      this.acc = new Float64Array(mem, k.at[W.acc]!, nAcc);
     } else {
       this.Lx = new Float64Array(nLx);
+      this.D = new Float64Array(n);
       this.Dinv = new Float64Array(n);
       this.w = new Float64Array(n);
       this.acc = new Float64Array(nAcc);
     }
-    this.D = new Float64Array(sn.n);
     this.local = new Int32Array(sn.n);
     this.rel = new Int32Array(Math.max(1, sn.maxRows));
     this.wd = new Float64Array(Math.max(1, sn.maxCols));
@@ -210,24 +220,24 @@ export class SupernodalLdlt {
    * Compiles ./wasm/supernodal.wat (its bytes, kernels.ts) into an instance with a memory of its
    * own, sized for this analysis, and copies the index arrays there; null if that fails
    */
-  private static instantiate(sn: SupernodalSymbolic, nLx: number, nAcc: number): WasmSolve | null {
-    const n = sn.n, sym = sn.symbolic;
-    // byte offsets: f64 arrays first (8-byte aligned), then the i32 arrays
-    const sizes = [8 * nLx, 8 * n, 8 * n, 8 * nAcc, 8 * n, 4 * (sn.count + 1), 4 * (sn.count + 1), 4 * sn.rows.length, 4 * (sn.count + 1), 4 * n];
-    const at = new Int32Array(sizes.length);
+  private static instantiate(sn: SupernodalSymbolic, nLx: number, nAcc: number): WasmKernels | null {
+    const n = sn.n, sym = sn.symbolic, nu = sn.updSource.length, nc1 = sn.count + 1;
+    // element counts in the order of W (f64: 8 bytes, i32: 4), each start 8-byte aligned
+    const lengths = [nLx, n, n, n, nAcc, n, Math.max(1, sn.maxCols), nc1, nc1, sn.rows.length, nc1, n, nc1, nu, nu, nu, n, nAcc, 2];
+    const offsets = new Int32Array(lengths.length);
     let bytes = 0;
-    for (let i = 0; i < sizes.length; i++) { at[i] = bytes; bytes += 8 * Math.ceil(sizes[i]! / 8); }
+    for (let i = 0; i < lengths.length; i++) { offsets[i] = bytes; bytes += 8 * Math.ceil(((i < W_I32 ? 8 : 4) * lengths[i]!) / 8); }
     if (bytes > 2 ** 31 - 65536) return null;
     try {
       const mem = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
       const instance = new WebAssembly.Instance(new WebAssembly.Module(fromBase64(SUPERNODAL_WASM)), { env: { mem } });
-      const buf = mem.buffer;
-      new Int32Array(buf, at[5]!, sn.count + 1).set(sn.first);
-      new Int32Array(buf, at[6]!, sn.count + 1).set(sn.rowPtr);
-      new Int32Array(buf, at[7]!, sn.rows.length).set(sn.rows);
-      new Int32Array(buf, at[8]!, sn.count + 1).set(sn.panelPtr);
-      new Int32Array(buf, at[9]!, n).set(sym.perm);
-      return { solve: instance.exports['solve'] as WasmSolve['solve'], at, x: new Float64Array(buf, at[4]!, n) };
+      const buf = mem.buffer, put = (slot: number, a: Int32Array) => new Int32Array(buf, offsets[slot]!, a.length).set(a);
+      put(W.first, sn.first); put(W.rowPtr, sn.rowPtr); put(W.rows, sn.rows); put(W.panelPtr, sn.panelPtr); put(W.perm, sym.perm);
+      put(W.updPtr, sn.updPtr); put(W.updSource, sn.updSource); put(W.updBegin, sn.updBegin); put(W.updEnd, sn.updEnd);
+      return {
+        solve: instance.exports['solve'] as WasmKernels['solve'], factor: instance.exports['factor'] as WasmKernels['factor'],
+        at: offsets, x: new Float64Array(buf, offsets[W.x]!, n), counts: new Int32Array(buf, offsets[W.counts]!, 2),
+      };
     } catch {
       return null;
     }
@@ -238,13 +248,36 @@ export class SupernodalLdlt {
 
   /** factors P A Pᵀ = L D Lᵀ from the full input values (nnzA, parallel to the input pattern) */
   factor(values: Float64Array): LdltResult {
-    const sn = this.sn, sym = sn.symbolic, { count, first, rowPtr, rows, panelPtr, cPanel, updPtr, updSource, updBegin, updEnd } = sn;
-    const { Lx, D, Dinv, local, acc, acc2, acc3, acc4, wd, wd2, wd3, wd4, rel } = this, res = this.result, Csrc = sym.Csrc, perm = sym.perm;
+    const k = this.kernel;
+    if (!k) return this.factorJs(values);
+    this.load(values);
+    // the updates and the dense panel factorizations in WebAssembly
+    const a = k.at, res = this.result;
+    const failed = k.factor(this.sn.count, a[W.Lx]!, a[W.D]!, a[W.Dinv]!, a[W.first]!, a[W.rowPtr]!, a[W.rows]!, a[W.panelPtr]!,
+      a[W.updPtr]!, a[W.updSource]!, a[W.updBegin]!, a[W.updEnd]!, a[W.local]!, a[W.rel]!, a[W.acc]!, a[W.wd]!, a[W.counts]!);
+    res.positive = k.counts[0]!; res.negative = k.counts[1]!;
+    if (failed >= 0) { res.zeroAt = this.sn.symbolic.perm[failed]!; return res; }
+    res.ok = true;
+    return res;
+  }
+
+  /** resets the result and loads A into the panels (zero elsewhere) */
+  private load(values: Float64Array): void {
+    const sym = this.sn.symbolic, cPanel = this.sn.cPanel, Csrc = sym.Csrc, Lx = this.Lx, res = this.result;
     if (values.length < sym.nnzA) throw new Error('SupernodalLdlt.factor: values shorter than the pattern');
     res.ok = false; res.positive = 0; res.negative = 0; res.zeroAt = -1;
-    // load A into the panels
     Lx.fill(0);
     for (let s = 0; s < cPanel.length; s++) Lx[cPanel[s]!]! += values[Csrc[s]!]!;
+  }
+
+  /**
+   * `factor` in JavaScript: the fallback, and the tests' oracle for the WebAssembly kernel (which
+   * sums the same products in the same order, one target column at a time where this takes four)
+   */
+  factorJs(values: Float64Array): LdltResult {
+    const sn = this.sn, sym = sn.symbolic, { count, first, rowPtr, rows, panelPtr, updPtr, updSource, updBegin, updEnd } = sn;
+    const { Lx, D, Dinv, local, acc, acc2, acc3, acc4, wd, wd2, wd3, wd4, rel } = this, res = this.result, perm = sym.perm;
+    this.load(values);
     for (let J = 0; J < count; J++) {
       const f = first[J]!, nc = first[J + 1]! - f, r0 = rowPtr[J]!, nr = rowPtr[J + 1]! - r0, b = panelPtr[J]!;
       for (let t = 0; t < nr; t++) local[rows[r0 + t]!] = t;
@@ -319,9 +352,9 @@ export class SupernodalLdlt {
     const k = this.kernel;
     if (!k) return this.solveJs(x);
     if (!this.result.ok) throw new Error('SupernodalLdlt.solve: no successful factorization');
-    const at = k.at;
+    const a = k.at;
     k.x.set(x);
-    k.solve(this.sn.count, this.sn.n, at[0]!, at[1]!, at[2]!, at[3]!, at[4]!, at[5]!, at[6]!, at[7]!, at[8]!, at[9]!);
+    k.solve(this.sn.count, this.sn.n, a[W.Lx]!, a[W.Dinv]!, a[W.w]!, a[W.acc]!, a[W.x]!, a[W.first]!, a[W.rowPtr]!, a[W.rows]!, a[W.panelPtr]!, a[W.perm]!);
     x.set(k.x);
     return x;
   }
