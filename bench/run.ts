@@ -4,7 +4,7 @@
  *   cloth-step   implicit-Euler step of the cloth at N×N = 10², 20², 50², 100²: ms/step and the
  *                fitted scaling exponent in the number of particles
  *   ldlt         numeric LDLᵀ factorization of the cloth's step matrix, AMD against natural order,
- *                scalar up-looking against supernodal
+ *                scalar up-looking against supernodal (WebAssembly, and the same in JavaScript)
  *   chain100     the 100-link ball-joint chain of issue 3 (ms/step, joint separation, energy), the
  *                same scene in Rapier and cannon-es (bench/peers.ts) as ratios, and the chain
  *                scaling over 100, 1 000 and 10 000 links; chain100 under SPOOK and Baumgarte
@@ -60,7 +60,7 @@ function clothStep(n: number, reps: number): { n: number; particles: number; dof
 }
 
 /** numeric factorization time of the cloth's step matrix with a given ordering */
-function ldltFactor(n: number, ordering: 'amd' | 'natural', reps: number): { ordering: string; nnzL: number; msFactor: number; msFactorSupernodal: number; msSymbolic: number } {
+function ldltFactor(n: number, ordering: 'amd' | 'natural', reps: number): { ordering: string; nnzL: number; msFactor: number; msFactorSupernodal: number; msFactorSupernodalJs: number; msSymbolic: number } {
   const model = clothModel({ n, stiffness: 5000 });
   const ws = new Workspace(model);
   const q = model.initialQ.slice(), u = model.initialU.slice();
@@ -75,11 +75,10 @@ function ldltFactor(n: number, ordering: 'amd' | 'natural', reps: number): { ord
   const t0 = performance.now();
   const sym = new LdltSymbolic(L.n, L.colPtr, L.rowIdx, { ordering });
   const msSymbolic = performance.now() - t0;
-  const num = new LdltNumeric(sym), sn = new SupernodalLdlt(new SupernodalSymbolic(sym));
-  const times: number[] = [], timesSn: number[] = [];
-  for (let i = 0; i < reps; i++) { const t1 = performance.now(); num.factor(S); times.push(performance.now() - t1); }
-  for (let i = 0; i < reps; i++) { const t1 = performance.now(); sn.factor(S); timesSn.push(performance.now() - t1); }
-  return { ordering, nnzL: sym.nnzL, msFactor: median(times), msFactorSupernodal: median(timesSn), msSymbolic };
+  // the scalar factor, the supernodal one as the step solver runs it (WebAssembly) and in JavaScript
+  const ssym = new SupernodalSymbolic(sym), num = new LdltNumeric(sym), sn = new SupernodalLdlt(ssym), snJs = new SupernodalLdlt(ssym, { wasm: false });
+  const time = (f: () => unknown) => { const t: number[] = []; for (let i = 0; i < reps; i++) { const t1 = performance.now(); f(); t.push(performance.now() - t1); } return median(t); };
+  return { ordering, nnzL: sym.nnzL, msFactor: time(() => num.factor(S)), msFactorSupernodal: time(() => sn.factor(S)), msFactorSupernodalJs: time(() => snJs.factor(S)), msSymbolic };
 }
 
 /** heap growth over steady stepping */
@@ -195,7 +194,7 @@ async function main(): Promise<void> {
   const nL = quick ? 20 : 50;
   const ldlt = (['amd', 'natural'] as const).map((o) => {
     const r = ldltFactor(nL, o, 5);
-    log(`ldlt cloth ${nL}×${nL} ${o}: nnz(L) ${r.nnzL}, numeric factor ${r.msFactor.toFixed(2)} ms scalar, ${r.msFactorSupernodal.toFixed(2)} ms supernodal (medians), symbolic ${r.msSymbolic.toFixed(1)} ms`);
+    log(`ldlt cloth ${nL}×${nL} ${o}: nnz(L) ${r.nnzL}, numeric factor ${r.msFactor.toFixed(2)} ms scalar, ${r.msFactorSupernodal.toFixed(2)} ms supernodal (WebAssembly), ${r.msFactorSupernodalJs.toFixed(2)} ms supernodal in JavaScript (medians), symbolic ${r.msSymbolic.toFixed(1)} ms`);
     return r;
   });
   const hp = heap(quick ? 1000 : 10000);
