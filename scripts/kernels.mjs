@@ -26,7 +26,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
  * bytes are the compilation of the sources.
  */
 
-/** supernodal.wat: the supernodal LDLᵀ solve (${bytes.length} bytes) */
+/** supernodal.wat: the supernodal LDLᵀ factorization and solve (${bytes.length} bytes) */
 export const SUPERNODAL_WASM = '${bytes.toString('base64')}';
 `;
   const out = join(dir, 'kernels.ts');

@@ -1,12 +1,15 @@
 /**
  * The WebAssembly supernodal factorization and solve (src/math/sparse/wasm/supernodal.wat):
  * - the bytes embedded in kernels.ts are the compilation of the .wat source (wabt);
- * - they give the bits of the JavaScript factorization (panels, pivots, pivot counts, the index
- *   of a failed pivot) and solve on random quasi-definite KKT matrices in every ordering, with
- *   dense and mostly-zero right-hand sides, and a matrix refactored in place;
- * - the step solver uses them.
+ * - for finite input they give the bits of the JavaScript factorization (panels, pivots, pivot
+ *   counts) and solve on random quasi-definite KKT matrices in every ordering, with values
+ *   zeroed at random inside the pattern, dense and mostly-zero right-hand sides, and a matrix
+ *   refactored in place; with NaN or infinite entries, the same failure report;
+ * - the arrays in the kernels' memory do not overlap and are as long as the kernels need;
+ * - the step solver uses them; without WebAssembly a simulation runs in JavaScript, bit for bit
+ *   the same.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { LdltSymbolic } from '../../../src/math/sparse/ldlt.js';
 import { SupernodalSymbolic, SupernodalLdlt } from '../../../src/math/sparse/supernodal.js';
@@ -16,11 +19,21 @@ import { rng } from '../../helpers/numeric.js';
 import { makeKkt, kktArb, orderingOptions } from '../../helpers/kkt.js';
 import { Simulation } from '../../../src/simulation.js';
 import { chainOfBodies } from '../../../examples/scenes.js';
+import type { Csc } from '../../../src/math/sparse/csc.js';
 
-describe('WebAssembly supernodal solve', () => {
-  it('is embedded as the compilation of its .wat source (run `npm run kernels` after editing it)', async () => {
+/** the column of stored entry k */
+function kktColumn(csc: Csc, k: number): number {
+  let j = 0;
+  while (csc.colPtr[j + 1]! <= k) j++;
+  return j;
+}
+
+describe('WebAssembly supernodal factorization and solve', () => {
+  it('is embedded as the compilation of its .wat source (run `npm run kernels` after editing it), under 4 KB', async () => {
     const bytes = await compileWat('supernodal.wat');
     expect(Buffer.from(bytes).toString('base64')).toBe(SUPERNODAL_WASM);
+    // browsers compile a module synchronously on the main thread only up to 4 KB
+    expect(bytes.length).toBeLessThan(4096);
   });
 
   it('gives the bits of the JavaScript factorization and solve', () => {
@@ -28,6 +41,8 @@ describe('WebAssembly supernodal solve', () => {
       const m = Math.min(mRaw, nH), patRand = rng(patSeed), valRand = rng(valSeed);
       const kkt = makeKkt(patRand, valRand, nH, m, densityPct / 100, rMode);
       const { n, csc } = kkt;
+      // zeros inside the pattern (the kernels skip zero multipliers): about one entry in five
+      if (zeros > 1) for (let k = 0; k < csc.values.length; k++) if (valRand() < 0.2 && csc.rowIdx[k] !== kktColumn(csc, k)) csc.values[k] = 0;
       const sn = new SupernodalSymbolic(new LdltSymbolic(n, csc.colPtr, csc.rowIdx, orderingOptions(kkt, ordering, patRand)));
       const f = new SupernodalLdlt(sn), g = new SupernodalLdlt(sn, { wasm: false });
       expect(f.usesWasm).toBe(true);
@@ -54,18 +69,70 @@ describe('WebAssembly supernodal solve', () => {
     }), { numRuns: 200 });
   });
 
-  it('reports a non-finite pivot by its original index, as the JavaScript factor does', () => {
-    // a NaN or infinite diagonal entry makes its pivot non-finite
-    const kkt = makeKkt(rng(5), rng(6), 12, 4, 0.4, 'positive');
-    const sn = new SupernodalSymbolic(new LdltSymbolic(kkt.n, kkt.csc.colPtr, kkt.csc.rowIdx, { ordering: 'natural' }));
-    const f = new SupernodalLdlt(sn), g = new SupernodalLdlt(sn, { wasm: false });
-    for (const bad of [NaN, Infinity, -Infinity]) {
-      const v = kkt.csc.values.slice();
-      // the diagonal of column 5 (the first stored entry whose row is 5)
-      for (let k = kkt.csc.colPtr[5]!; k < kkt.csc.colPtr[6]!; k++) if (kkt.csc.rowIdx[k] === 5) v[k] = bad;
-      const rf = { ...f.factor(v) }, rg = g.factorJs(v);
-      expect(rf.ok).toBe(false);
-      expect(rf).toEqual(rg);
+  it('reports a non-finite pivot like the JavaScript factor: same index and pivot counts', () => {
+    // a NaN or infinite entry, on or off the diagonal, in random matrices and orderings
+    fc.assert(fc.property(kktArb(30, 15, 40), fc.constantFrom(NaN, Infinity, -Infinity), fc.double({ min: 0, max: 1, noNaN: true }),
+      ({ nH, mRaw, densityPct, patSeed, valSeed, rMode, ordering }, bad, where) => {
+        const m = Math.min(mRaw, nH), patRand = rng(patSeed);
+        const kkt = makeKkt(patRand, rng(valSeed), nH, m, densityPct / 100, rMode);
+        const { n, csc } = kkt;
+        const sn = new SupernodalSymbolic(new LdltSymbolic(n, csc.colPtr, csc.rowIdx, orderingOptions(kkt, ordering, patRand)));
+        const f = new SupernodalLdlt(sn), g = new SupernodalLdlt(sn, { wasm: false });
+        // one entry and its mirror
+        const k = Math.min(csc.values.length - 1, Math.floor(where * csc.values.length)), j = kktColumn(csc, k), i = csc.rowIdx[k]!;
+        const v = csc.values.slice();
+        v[k] = bad;
+        for (let t = csc.colPtr[i]!; t < csc.colPtr[i + 1]!; t++) if (csc.rowIdx[t] === j) v[t] = bad;
+        const rf = { ...f.factor(v) }, rg = g.factorJs(v);
+        expect(rf.ok).toBe(false);
+        expect(rf).toEqual(rg);
+      }), { numRuns: 200 });
+  });
+
+  it('lays out its arrays without overlap, each as long as the kernels need', () => {
+    // random KKT matrices (whose tallest panel is often the square root panel) and a chain's,
+    // whose panels are taller than wide (9 columns, 12 rows)
+    const chain = new Simulation(chainOfBodies(6));
+    chain.step();
+    const symbolics = [[1, 0], [12, 4], [40, 20]].map(([nH, m]) => {
+      const kkt = makeKkt(rng(nH!), rng(m! + 1), nH!, m!, 0.3, 'positive');
+      return new LdltSymbolic(kkt.n, kkt.csc.colPtr, kkt.csc.rowIdx, { ordering: 'amd' });
+    });
+    symbolics.push(chain.ws.solver.analysis!);
+    for (const sym of symbolics) {
+      const sn = new SupernodalSymbolic(sym);
+      const L = new SupernodalLdlt(sn).wasmLayout!;
+      const need: Record<string, number> = {
+        Lx: sn.panelPtr[sn.count]!, D: sn.n, Dinv: sn.n, w: sn.n, acc: sn.maxRows, x: sn.n, wd: sn.maxCols,
+        first: sn.count + 1, rowPtr: sn.count + 1, rows: sn.rows.length, panelPtr: sn.count + 1, perm: sn.n,
+        updPtr: sn.count + 1, updSource: sn.updSource.length, updBegin: sn.updSource.length, updEnd: sn.updSource.length,
+        local: sn.n, rel: sn.maxRows, counts: 2,
+      };
+      expect([...L.names].sort()).toEqual(Object.keys(need).sort());
+      let end = 0;
+      L.names.forEach((name, i) => {
+        const size = name === 'first' || L.offsets[i]! >= L.offsets[L.names.indexOf('first')]! ? 4 : 8;
+        expect(L.lengths[i]).toBeGreaterThanOrEqual(need[name]!);
+        expect(L.offsets[i]! % 8).toBe(0);
+        expect(L.offsets[i]).toBeGreaterThanOrEqual(end);
+        end = L.offsets[i]! + size * L.lengths[i]!;
+      });
+      expect(end).toBeLessThanOrEqual(L.bytes);
+    }
+    expect(new SupernodalSymbolic(chain.ws.solver.analysis!).maxRows).toBeGreaterThan(new SupernodalSymbolic(chain.ws.solver.analysis!).maxCols);
+  });
+
+  it('leaves a simulation to JavaScript where WebAssembly is missing, with the same bits', () => {
+    const run = () => { const sim = new Simulation(chainOfBodies(8, { integrator: 'trapezoidal' })); sim.steps(50); return { q: Array.from(sim.state.q), wasm: sim.ws.solver.wasmSolves }; };
+    const withWasm = run();
+    vi.stubGlobal('WebAssembly', undefined);
+    try {
+      const without = run();
+      expect(withWasm.wasm).toBe(true);
+      expect(without.wasm).toBe(false);
+      expect(without.q).toEqual(withWasm.q);
+    } finally {
+      vi.unstubAllGlobals();
     }
   });
 
