@@ -20,6 +20,10 @@ import { makeKkt, kktArb, orderingOptions } from '../../helpers/kkt.js';
 import { Simulation } from '../../../src/simulation.js';
 import { chainOfBodies } from '../../../examples/scenes.js';
 import type { Csc } from '../../../src/math/sparse/csc.js';
+import { INTEGRATORS } from '../../../src/integrators/names.js';
+import { loadModel } from '../../../src/io/loader.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** the column of stored entry k */
 function kktColumn(csc: Csc, k: number): number {
@@ -123,14 +127,20 @@ describe('WebAssembly supernodal factorization and solve', () => {
   });
 
   it('leaves a simulation to JavaScript where WebAssembly is missing, with the same bits', () => {
-    const run = () => { const sim = new Simulation(chainOfBodies(8, { integrator: 'trapezoidal' })); sim.steps(50); return { q: Array.from(sim.state.q), wasm: sim.ws.solver.wasmSolves }; };
-    const withWasm = run();
+    // every integrator on a jointed chain, and the four-bar (redundant rows: regularization and refactorization)
+    const fourBar = readFileSync(join(import.meta.dirname ?? '.', '..', '..', '..', 'examples', 'four-bar.json'), 'utf8');
+    const scenes = [...INTEGRATORS.map((integrator) => () => new Simulation(chainOfBodies(8, { integrator }))), () => new Simulation(loadModel(fourBar))];
+    const run = (make: () => Simulation) => { const sim = make(); sim.steps(60); return { q: Array.from(sim.state.q), u: Array.from(sim.state.u), wasm: sim.ws.solver.wasmSolves }; };
+    const withWasm = scenes.map(run);
     vi.stubGlobal('WebAssembly', undefined);
     try {
-      const without = run();
-      expect(withWasm.wasm).toBe(true);
-      expect(without.wasm).toBe(false);
-      expect(without.q).toEqual(withWasm.q);
+      const without = scenes.map(run);
+      for (let i = 0; i < scenes.length; i++) {
+        expect(withWasm[i]!.wasm).toBe(true);
+        expect(without[i]!.wasm).toBe(false);
+        expect(without[i]!.q).toEqual(withWasm[i]!.q);
+        expect(without[i]!.u).toEqual(withWasm[i]!.u);
+      }
     } finally {
       vi.unstubAllGlobals();
     }
