@@ -129,17 +129,19 @@ export class StepSolver {
    * Original indices ≥ `from` (constraint rows) whose pivot magnitude is at most tol × the median
    * magnitude of such pivots, written to `out`; returns that median. Near-zero pivots of
    * constraint rows, against the typical one, mean redundant constraints. `scratch` holds the
-   * magnitudes (length ≥ n − from).
+   * magnitudes (length ≥ n − from). After a failed factorization only the pivots computed before
+   * the failure count (the later ones are from an earlier matrix; the failed one is `failedAt`).
    */
   smallPivots(from: number, tol: number, out: number[], scratch: Float64Array): number {
     out.length = 0;
     const num = this.numeric, sym = this.symbolic;
     if (!num || !sym) return 0;
+    const end = this.failedAt >= 0 ? sym.pinv[this.failedAt]! : sym.n;
     let c = 0;
-    for (let k = 0; k < sym.n; k++) if (sym.perm[k]! >= from) scratch[c++] = Number.isFinite(num.D[k]!) ? Math.abs(num.D[k]!) : 0;
+    for (let k = 0; k < end; k++) if (sym.perm[k]! >= from) scratch[c++] = Number.isFinite(num.D[k]!) ? Math.abs(num.D[k]!) : 0;
     if (c === 0) return 0;
     const median = quickselect(scratch, c, c >> 1);
-    for (let k = 0; k < sym.n; k++) {
+    for (let k = 0; k < end; k++) {
       const i = sym.perm[k]!;
       if (i >= from && !(Math.abs(num.D[k]!) > tol * median)) out.push(i);
     }

@@ -103,4 +103,25 @@ describe('non-symmetric step matrices', () => {
     expect(err / scale).toBeLessThan(1e-11);
     expect(n).toBeLessThan(N);
   });
+
+  // regression (review): after a failed factorization, the pivots after the failure are an earlier
+  // matrix's, and a tiny one among them named a constraint redundant that was not
+  it('counts only the pivots computed before a failed pivot as small', () => {
+    const model = chainOfBodies(3, { integrator: 'implicit-euler', step: 0.01 });
+    const ws = new Workspace(model), n = model.nSolve, m = model.nRows, s = ws.solver, L = ws.fs.layout;
+    const { q, u } = { q: model.initialQ, u: model.initialU };
+    ws.mass(q);
+    ws.constraints(q, u, 0.01, 'velocity');
+    const good = ws.M.values.slice();
+    expect(s.factor(L, good, n)).toBeNull();
+    // a NaN on the diagonal of the first unknown AMD eliminates: the factorization stops there
+    const first = s.analysis!.perm[0]!, bad = good.slice();
+    for (let k = L.colPtr[first]!; k < L.colPtr[first + 1]!; k++) if (L.rowIdx[k] === first) bad[k] = NaN;
+    s.factor(L, bad, n);
+    expect(s.failedAt).toBe(first);
+    const small: number[] = [];
+    // every constraint pivot of the good matrix is large; with tol = 1e300 all computed ones would be "small"
+    s.smallPivots(n, 1e300, small, new Float64Array(m));
+    expect(small).toEqual([]);
+  });
 });
