@@ -47,7 +47,7 @@ import { ModelError } from '../model/errors.js';
 import { quatToMat3, quatMul, quatConj } from '../math/quat.js';
 import { mulAtB3 } from '../math/mat3.js';
 import { type Pose, pose, poseRelative } from '../math/transform.js';
-import { omegaToRpyRate, rpyIsSingular } from '../math/rpy.js';
+import { omegaToRpyRate, rpyIsSingular, mat3ToRpyInto } from '../math/rpy.js';
 import { type JointType, type JointMask, type JointLayout, JointFrame, JointKinematics, JOINT_KINEMATICS_SIZE, jointLayout } from './jointRows.js';
 
 export type { JointType, JointMask } from './jointRows.js';
@@ -67,9 +67,9 @@ export interface JointSpec {
 }
 
 /**
- * |cos φ| below which the gimbal is singular. Above RPY_SINGULAR_TOL (1e-9) on purpose: φ comes
- * from asin(−R₂₀), whose cos φ cannot resolve below √(2·2⁻⁵³) ≈ 1.5e-8, so a rotation at
- * φ = ±π/2 up to rounding must still be flagged.
+ * |cos φ| below which the gimbal is reported singular (warning, and the finite rates). Above
+ * RPY_SINGULAR_TOL (1e-9) on purpose: a rotation at φ = ±π/2 up to the rounding of R_CD (cos φ
+ * about √(2·2⁻⁵³) ≈ 1.5e-8 from an asin of R₂₀) must still be flagged, and A⁻¹ grows as 1/cos φ.
  */
 export const GIMBAL_SINGULAR_TOL = 1e-7;
 /** w² + v_k² (angle) or the squared radii of the universal atan2 pairs below which those maps degenerate */
@@ -349,15 +349,8 @@ export class Joint implements BilateralConstraint {
     return mulAtB3(this.Rcd, this.k.RC, this.k.RD);
   }
 
-  /**
-   * (θ, φ, ψ) of R_CD: mat3ToRpy (src/math/rpy.ts) without its array allocation, branch for
-   * branch (the tests compare the two bit for bit).
-   */
+  /** (θ, φ, ψ) of R_CD (mat3ToRpyInto) */
   private rpyAngles(): Float64Array {
-    const R = this.relativeRotation(), a = this.rpy;
-    const phi = Math.asin(Math.max(-1, Math.min(1, -R[6]!)));
-    if (rpyIsSingular(phi)) { a[0] = Math.atan2(-R[1]!, R[4]!); a[1] = phi; a[2] = 0; return a; }
-    a[0] = Math.atan2(R[3]!, R[0]!); a[1] = phi; a[2] = Math.atan2(R[7]!, R[8]!);
-    return a;
+    return mat3ToRpyInto(this.rpy, this.relativeRotation());
   }
 }

@@ -66,8 +66,16 @@ export function rpyToMat3(out: Mat3, theta: number, phi: number, psi: number): M
 
 /** roll-pitch-yaw angles [θ, φ, ψ] of a rotation matrix (φ ∈ [−π/2, π/2]); at the singularity ψ = 0 */
 export function mat3ToRpy(R: Mat3): [number, number, number] {
+  const a = mat3ToRpyInto(new Float64Array(3), R);
+  return [a[0]!, a[1]!, a[2]!];
+}
+
+/** `mat3ToRpy` into out = (θ, φ, ψ), without allocating */
+export function mat3ToRpyInto(out: Float64Array, R: Mat3): Float64Array {
   // atan2 keeps cos φ = hypot(R₀₀, R₁₀) resolvable near ±π/2, where asin(−R₂₀) cannot
   const phi = Math.atan2(-R[6]!, Math.hypot(R[0]!, R[3]!));
-  if (rpyIsSingular(phi)) return [Math.atan2(-R[1]!, R[4]!), phi, 0];
-  return [Math.atan2(R[3]!, R[0]!), phi, Math.atan2(R[7]!, R[8]!)];
+  out[1] = phi;
+  if (rpyIsSingular(phi)) { out[0] = Math.atan2(-R[1]!, R[4]!); out[2] = 0; return out; }
+  out[0] = Math.atan2(R[3]!, R[0]!); out[2] = Math.atan2(R[7]!, R[8]!);
+  return out;
 }

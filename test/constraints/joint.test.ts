@@ -327,6 +327,23 @@ describe('joint coordinates under prescribed motions', () => {
     expect(GIMBAL_SINGULAR_TOL).toBeGreaterThan(Math.sqrt(2 * 2 ** -53));
   });
 
+  // regression (review): the joint computed φ with asin(−R₂₀), a copy of mat3ToRpy that had
+  // kept the old formula; 1e-8 rad from φ = π/2 it took the singular branch (ψ = 0, θ 0.7 rad off)
+  it('gimbal angles stay on the regular branch down to 1e-8 rad from φ = ±π/2', () => {
+    const { model, joint, u } = scene(16, 'gimbal', 'body', 'body');
+    for (const d of [1e-3, 1e-5, 1e-7, 1e-8]) for (const sign of [1, -1]) {
+      const phi = sign * (Math.PI / 2 - d);
+      const qT = quatMul(new Float64Array(4), quatMul(new Float64Array(4), axisQuat(2, 0.4), axisQuat(1, phi)), axisQuat(0, -0.9));
+      const q = setRelative(model, model.initialQ, joint, pose([0, 0, 0], qT));
+      const c = new Float64Array(3);
+      joint.coordinates(context(model, q, u), c);
+      // θ and ψ are conditioned like 1/cos φ: rounding of R_CD moves them by about ε/d
+      expect(Math.abs(c[0]! - 0.4)).toBeLessThan(1e-14 / d);
+      expect(Math.abs(c[1]! - phi)).toBeLessThan(1e-12);
+      expect(Math.abs(c[2]! + 0.9)).toBeLessThan(1e-14 / d);
+    }
+  });
+
   it('the anchor is frame C in world', () => {
     const { model, joint, u } = scene(16, 'hinge', 'body', 'body');
     const q = flow(model, model.initialQ, u, 0.3);
