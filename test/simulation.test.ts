@@ -43,6 +43,16 @@ describe('divergence reporting', () => {
     expect(Array.from(sim.state.q)).toEqual(Array.from(good!));
   });
 
+  // regression (review): Bridson-Marino never uses K, but the step matrix was formed with 0·K,
+  // and 0·NaN = NaN stopped it on a stiffness it does not need
+  it('Bridson-Marino and symplectic Euler run past a non-finite stiffness they do not use', () => {
+    for (const integrator of ['bridson-marino', 'symplectic-euler'] as const) {
+      const sim = new Simulation(model(new BrokenMaterial()), { integrator, step: 0.01 });
+      sim.steps(1000);
+      expect(sim.state.q.every(Number.isFinite)).toBe(true);
+    }
+  });
+
   it('a healthy model runs without diagnostics', () => {
     const sim = new Simulation(model(new LinearMaterial(50, 0.1)), { integrator: 'implicit-euler', step: 0.01 });
     sim.steps(100);

@@ -198,11 +198,13 @@ export class StepSolver {
     this.A.values = values;
     const tmap = this.tmap, S = this.sym, at = this.skewAt, val = this.skewVal;
     S.set(values);
+    // a zero coefficient drops its matrix: Bridson-Marino (a₁ = 0) never uses K, so a non-finite K must not reach A
+    const useD = a0 !== 0, useK = a1 !== 0;
     let skew = 0, scale = 0, c = 0;
     for (let e = 0; e < entries.length; e++) {
       const k = entries[e]!, t = tmap[k]!;
       if (t < k) continue;
-      const dk = a0 * D[k]! + a1 * K[k]!, dt = a0 * D[t]! + a1 * K[t]!, avg = 0.5 * (dk + dt);
+      const dk = (useD ? a0 * D[k]! : 0) + (useK ? a1 * K[k]! : 0), dt = (useD ? a0 * D[t]! : 0) + (useK ? a1 * K[t]! : 0), avg = 0.5 * (dk + dt);
       const pk = values[k]!, pt = values[t]!, ak = pk - dk, atv = pt - dt;
       values[k] = ak; values[t] = atv;
       S[k] = pk - avg; S[t] = pt - avg;
