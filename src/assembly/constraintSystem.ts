@@ -13,8 +13,6 @@
 import type { Model, Stabilization } from '../model/model.js';
 import type { ConstraintContext } from '../constraints/constraint.js';
 import type { BlockPattern, BlockMatrix } from './blockSparse.js';
-import { Kinematics } from '../model/kinematics.js';
-import { spatialInertiaInverse, spatialScratch } from '../math/spatial.js';
 
 export class ConstraintSystem {
   readonly m: number;                 // rows
@@ -53,7 +51,6 @@ export class ConstraintSystem {
     this.lambdaForce = new Float64Array(m);
     this.gK = new Float64Array(m);
     this.nb0 = model.blockComponent.length;
-    this.applySoftness();
     model.constraints.forEach((c, ci) => {
       for (let r = 0; r < c.rows; r++) this.hard[model.rowStart[ci]! + r] = c.compliance[r]! > 0 ? 0 : 1;
     });
@@ -81,37 +78,6 @@ export class ConstraintSystem {
       this.allHard[ci] = all;
     });
     this.Gkeep = new Float64Array(keep);
-  }
-
-  /**
-   * Rows given as a stiffness k and damping ratio ζ get α = 1/k and β = 2ζ √(m_eff/k), with the
-   * row's effective mass m_eff = 1/(G_i M⁻¹ G_iᵀ) at q0 (the closed-form M⁻¹ of 000 §0.1).
-   * Deterministic, so simulations sharing a model write the same values.
-   */
-  private applySoftness(): void {
-    const model = this.model, soft = model.constraints.filter((c) => c.softness);
-    if (soft.length === 0) return;
-    const kin = new Kinematics(model), sp = spatialScratch(), Mi = new Float64Array(36);
-    kin.update(model.initialQ);
-    const ctx = { model, q: model.initialQ, u: model.initialU, kin };
-    for (const c of soft) {
-      const blocks = c.jacobian(ctx), { stiffness, dampingRatio } = c.softness!;
-      for (let r = 0; r < c.rows; r++) {
-        const k = stiffness[r]!;
-        if (!(k > 0)) continue;
-        // G_i M⁻¹ G_iᵀ over the dynamic components of the row
-        let w = 0;
-        c.components.forEach((ci, kk) => {
-          const comp = model.components[ci]!, G = blocks[kk]!;
-          if (!comp.dynamic) return;
-          if (comp.kind === 'particle') { for (let j = 0; j < 3; j++) w += (G[3 * r + j]! ** 2) / comp.mass; return; }
-          spatialInertiaInverse(Mi, comp.mass, kin.cW.subarray(3 * ci, 3 * ci + 3), kin.JW.subarray(9 * ci, 9 * ci + 9), sp);
-          for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) w += G[6 * r + i]! * Mi[6 * i + j]! * G[6 * r + j]!;
-        });
-        c.compliance[r] = 1 / k;
-        c.damping[r] = w > 0 ? 2 * dampingRatio * Math.sqrt(1 / (w * k)) : 0;
-      }
-    }
   }
 
   // the last evaluation into a Gm: at which kinematics generation, in which mode

@@ -13,6 +13,7 @@ import type { ForceEffector } from '../forces/force.js';
 import type { IntegratorName } from '../integrators/names.js';
 import type { BilateralConstraint } from '../constraints/constraint.js';
 import { ModelError } from './errors.js';
+import { applySoftness } from '../constraints/softness.js';
 
 export type Vec3Tuple = [number, number, number];
 export type QuatTuple = [number, number, number, number];
@@ -156,6 +157,8 @@ export class Model {
     this.rowStart = new Int32Array(cons.length + 1);
     for (let c = 0; c < cons.length; c++) this.rowStart[c + 1] = this.rowStart[c]! + cons[c]!.rows;
     this.byName = new Map(args.components.map((c) => [c.name, c.index]));
+    // rows given as a stiffness and damping ratio get their compliance and damping, once
+    applySoftness(this);
   }
 
   component(name: string): Component | undefined {

@@ -76,6 +76,21 @@ describe('compliant distance constraint', () => {
     expect(Math.abs(ratio - expected) / expected).toBeLessThan(1e-3);
   });
 
+  // regression (review): the conversion ran in each Simulation's constraint stage and wrote into
+  // the model, which read compliance 0 until a simulation was made ("immutable after build")
+  it('a stiffness is turned into compliance and damping when the model is built, not by a simulation', () => {
+    const b = new ModelBuilder();
+    b.addParticle({ name: 'p', mass: 0.5, position: [1, 0, 0] });
+    b.addConstraint(new DistanceConstraint('c', b.worldPoint([0, 0, 0]), b.point('p'), b.initialQ(), { length: 1, stiffness: 400, dampingRatio: 0.1 }));
+    const model = b.build(), c = model.constraints[0]!;
+    const before = [c.compliance[0], c.damping[0]];
+    expect(before[0]).toBe(1 / 400);
+    // β = 2ζ √(m/k) for a particle on a distance row
+    expect(before[1]).toBeCloseTo(2 * 0.1 * Math.sqrt(0.5 / 400), 15);
+    new Simulation(model);
+    expect([c.compliance[0], c.damping[0]]).toEqual(before);
+  });
+
   it('a joint given as a stiffness: a soft hinge bends under load by the torque over its stiffness', () => {
     // a massless-looking arm on a weld whose rotational rows have stiffness 50 N·m/rad
     const b = new ModelBuilder();
