@@ -13,6 +13,7 @@ import { Simulation, type Energy } from '../src/simulation.js';
 import { ModelError, DivergenceError } from '../src/model/errors.js';
 import { INTEGRATORS, type IntegratorName } from '../src/integrators/names.js';
 import type { Model, Stabilization } from '../src/model/model.js';
+import { PROJECTION_TOL, PROJECTION_VEL_TOL } from '../src/integrators/stabilize.js';
 import { ConstraintColumns, parseOutputs, largestViolation, type OutputGroup } from './constraintColumns.js';
 
 export interface CliIo {
@@ -240,11 +241,16 @@ async function run(io: CliIo, file: string | undefined, opts: RunOptions): Promi
   } catch (e) {
     bar?.stop();
     if (!(e instanceof DivergenceError)) throw e;
-    // write what the run produced before it diverged, then fail
+    // write what the run produced before it diverged, then fail with the divergence (exit 3),
+    // also when the output cannot be written
     let note = '';
     if (recorder && opts.out) {
-      await write(io, opts.out, recorder.text());
-      note = ` (wrote ${recorder.rows.length} rows to ${opts.out})`;
+      try {
+        await write(io, opts.out, recorder.text());
+        note = ` (wrote ${recorder.rows.length} rows to ${opts.out})`;
+      } catch (w) {
+        note = `; ${w instanceof Error ? w.message : String(w)}`;
+      }
     }
     throw new CliError(3, `${e.message}${note}`);
   }
@@ -274,6 +280,7 @@ function summary(s: { label: string; model: Model; sim: Simulation; steps: numbe
   if (s.out) lines.push(`output          ${s.out} (${s.rows} rows)`);
   const d = sim.diagnostics;
   if (d.unconverged > 0) lines.push(`solver          ${d.unconverged} solves did not converge (worst residual ${fmt(d.maxResidual)})`);
+  if (d.projectionUnconverged > 0) lines.push(`projection      ${d.projectionUnconverged} projections stopped above their tolerance (${PROJECTION_TOL} m or rad, ${PROJECTION_VEL_TOL} in velocity)`);
   if (d.inertiaWarnings > 0) lines.push(`inertia check   ${d.inertiaWarnings} warnings; last: ${oneLine(d.lastInertia ?? '')}`);
   // joints: the largest violation of a hard row at the end and over the run (m for translations and distances, rad for rotations)
   if (model.constraints.length) {

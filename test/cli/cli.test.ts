@@ -324,6 +324,25 @@ describe('node I/O adapter', () => {
     }
   });
 
+  // regression (review): an unwritable --out turned a divergence into exit 2 and hid its message
+  it('reports a divergence with exit code 3 also when the rows cannot be written', async () => {
+    const f = fake({ 'd.json': divergent });
+    f.io.writeFileAtomic = async () => { throw new Error('no such directory'); };
+    expect(await runCli(['run', 'd.json', '--out', 'missing/d.csv'], f.io)).toBe(3);
+    oneErrorLine(f.err());
+    expect(f.err()).toMatch(/^error: diverged at step \d+ \(t = [^)]+ s\): particle "x": .*; cannot write missing\/d\.csv: no such directory\n$/);
+  });
+
+  it('reports projections that stopped above their tolerance in the summary', async () => {
+    // chain100 at h = 1/60: the whip is beyond what the projection can hold (docs/constraints.md)
+    const m = 0.1, len = 0.1, w = 0.02, I = [(m / 12) * 2 * w * w, (m / 12) * (len * len + w * w), (m / 12) * (len * len + w * w), 0, 0, 0];
+    const links = Array.from({ length: 100 }, (_, i) => ({ name: `l${i}`, mass: m, inertia: I, position: [(i + 0.5) * len, 0, 0] }));
+    const joints = links.map((l, i) => ({ type: 'ball', name: `j${i}`, bodyA: i === 0 ? 'world' : `l${i - 1}`, bodyB: l.name, frame: { position: [i * len, 0, 0] } }));
+    const f = fake({ 'c.json': JSON.stringify({ version: 1, gravity: [0, 0, -9.81], integrator: 'implicit-euler', step: 1 / 60, duration: 5, bodies: links, joints }) });
+    expect(await runCli(['run', 'c.json'], f.io)).toBe(0);
+    expect(f.out()).toMatch(/^projection {6}\d+ projections stopped above their tolerance \(1e-12 m or rad, 1e-13 in velocity\)$/m);
+  });
+
   it('the cloth example under symplectic Euler at 10 ms diverges with exit code 3, not hidden', async () => {
     const cloth = readFileSync(join(import.meta.dirname ?? '.', '..', '..', 'examples', 'cloth.json'), 'utf8');
     const f = fake({ 'cloth.json': cloth });
