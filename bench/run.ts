@@ -29,7 +29,7 @@ import { SupernodalSymbolic, SupernodalLdlt } from '../src/math/sparse/supernoda
 import { cscSymmetrizeValues, cscTransposeMap } from '../src/math/sparse/csc.js';
 import { peerChain100 } from './peers.js';
 
-/** two spinning boxes coupled by a frame spring (the frame-spring-pair example, built here) */
+/** two spinning boxes with offset centres of mass coupled by a frame spring, under gravity (like the frame-spring-pair example, not the same) */
 function spinningPair() {
   const b = new ModelBuilder();
   b.settings.gravity = [0, 0, -9.81];

@@ -1,7 +1,9 @@
 /**
  * A simulation: an immutable Model, its mutable State, and the Workspace that steps it.
- * `step()` reads as the list of named stages of docs/ARCHITECTURE.md. Two simulations never
- * share mutable data, so they can step side by side.
+ * `step()` reads as the list of named stages of docs/ARCHITECTURE.md. Two simulations of one
+ * model share only the model's scratch (constraint frames, force effectors' temporaries), which
+ * every evaluation rewrites before it reads it, and caches keyed by each simulation's own
+ * kinematics, so they can step side by side (test/model/state.test.ts).
  */
 import type { Model } from './model/model.js';
 import { State, type Checkpoint } from './model/state.js';
@@ -145,7 +147,7 @@ export class Simulation {
   }
 
   private reportedRedundant = 0;
-  /** constraints with coordinate singularities (gimbal, hinge angle, universal), not yet reported */
+  /** gimbal joints (the only coordinate singularity worth a warning, 000 §0.4), not yet reported */
   private singularCheck: (BilateralConstraint & { isSingular(ctx: ConstraintContext, tol?: number): boolean })[] = [];
 
   /** one warning per joint that reaches a coordinate singularity (000 §0.4: cos φ = 0 for the gimbal) */

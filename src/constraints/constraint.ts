@@ -11,7 +11,8 @@
  *     derivative terms (a constraint's "acceleration bias");
  *   - per-row compliance α (0 = hard) and damping β (s) of 000 §0.11.
  * After a step the engine stores its multipliers λ (N or N·m per row: the constraint force is
- * +Gᵀλ, ERRATA A.1) and reports them as the wrench on each component.
+ * +Gᵀλ, ERRATA A.1) and reports them as the wrench on side A (the reaction when A is the world:
+ * src/constraints/report.ts).
  *
  * Position variations follow the engine's convention (docs/ARCHITECTURE.md): δx world, body
  * rotations R ← exp([δθ]) R with δθ world; so G is checked against finite differences of g

@@ -39,7 +39,7 @@
  *     only θ ∓ ψ is defined; mat3ToRpy then reports ψ = 0 and we report the finite rates
  *     (Ω_z, −sθ Ω_x + cθ Ω_y, 0): Ω_z is the rate of θ ∓ ψ there, and φ̇ is the regular row of A⁻¹.
  * `isSingular` flags those configurations (and the degenerate ones of the angle and universal
- * maps); rates stay finite and the caller reports the flag.
+ * maps); rates stay finite. The simulation warns about the gimbal's only (Simulation.checkSingular).
  */
 import type { RigidBody, Vec3Tuple, QuatTuple } from '../model/model.js';
 import type { BilateralConstraint, ConstraintContext } from './constraint.js';
@@ -84,13 +84,13 @@ function unitQuat(path: string, q: readonly number[]): Float64Array {
 }
 
 /** per-row values from a scalar or an array; finite and ≥ 0 */
-function perRow(path: string, v: number | readonly number[] | undefined, rows: number): Float64Array {
+function perRow(path: string, v: number | readonly number[] | undefined, rows: number, positive = false): Float64Array {
   const out = new Float64Array(rows);
   if (v === undefined) return out;
   if (typeof v === 'number') out.fill(v);
   else if (v.length !== rows) throw new ModelError(path, `needs one value or ${rows} (one per row), got ${v.length}`);
   else out.set(v);
-  if (!out.every((x) => Number.isFinite(x) && x >= 0)) throw new ModelError(path, `must be finite and non-negative (got ${JSON.stringify(v)})`);
+  if (!out.every((x) => Number.isFinite(x) && (positive ? x > 0 : x >= 0))) throw new ModelError(path, `must be finite and ${positive ? 'positive' : 'non-negative'} (got ${JSON.stringify(v)})`);
   return out;
 }
 
@@ -149,7 +149,8 @@ export class Joint implements BilateralConstraint {
       if (spec.compliance !== undefined || spec.damping !== undefined) throw new ModelError(`${path}.stiffness`, 'give either stiffness (with dampingRatio) or compliance (with damping), not both');
       const zeta = spec.dampingRatio ?? 0;
       if (!(zeta >= 0) || !Number.isFinite(zeta)) throw new ModelError(`${path}.dampingRatio`, `must be finite and non-negative (got ${zeta})`);
-      this.softness = { stiffness: perRow(`${path}.stiffness`, spec.stiffness, this.rows), dampingRatio: zeta };
+      // a stiffness of 0 would silently be a hard row: k > 0, as for distance constraints
+      this.softness = { stiffness: perRow(`${path}.stiffness`, spec.stiffness, this.rows, true), dampingRatio: zeta };
     } else if (spec.dampingRatio !== undefined) throw new ModelError(`${path}.dampingRatio`, 'goes with stiffness');
     // frames (unit quaternions, finite positions)
     this.fa = new JointFrame(bodyA);

@@ -1,7 +1,7 @@
 /**
  * The step workspace: the operations the integrators of 000 §0.9 are written in.
  *
- *   forces(q, u)          stage 4: f, and on request K = ∂f/∂q, D = ∂f/∂u
+ *   fs.forces(q, u)       stage 4: f, and with fs.jacobians K = ∂f/∂q, D = ∂f/∂u
  *   constraints(q, u, …)  stage 5: G, g, κ and the row targets of the bilateral constraints
  *   mass(q)               the block-diagonal mass matrix M(q) (000 §0.1 rotated to world)
  *   factor / solveWith    stages 6-7: the KKT system [[M − a₀D − a₁K, Gᵀ], [G, −R]] on the blocks
@@ -237,11 +237,6 @@ export class Workspace {
   }
 
   /**
-   * x ← A⁻¹ rhs with the last factorization (solve layout). A non-finite right-hand side or
-   * step matrix throws a `NonFiniteError` naming the first component concerned, so a blow-up is
-   * never swallowed by the solver.
-   */
-  /**
    * x ← A⁻¹ rhs by the factorization alone, for symmetric matrices inside an iteration that checks
    * its own convergence; a non-finite result is reported like in `solveWith`.
    */
@@ -250,6 +245,11 @@ export class Workspace {
     for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i])) this.reportNonFinite(rhs);
   }
 
+  /**
+   * x ← A⁻¹ rhs with the last factorization (solve layout). A non-finite right-hand side or
+   * step matrix throws a `NonFiniteError` naming the first component concerned, so a blow-up is
+   * never swallowed by the solver.
+   */
   solveWith(rhs: Float64Array, x: Float64Array, tol?: number): SolveReport {
     const rep = this.solver.solve(rhs, x, tol);
     if (!Number.isFinite(rep.residual)) this.reportNonFinite(rhs);

@@ -154,9 +154,10 @@ type MissingJointType = Exclude<JointType, (typeof JOINT_TYPES)[number]>;
 const jointTypesComplete: [MissingJointType] extends [never] ? true : false = true;
 void jointTypesComplete;
 
-const perRow = (d: string) => doc(z.union([z.number().nonnegative(), z.array(z.number().nonnegative()).min(1)], {
-  error: 'expected a number, or an array with one number per row',
-}), d);
+const perRow = (d: string, positive = false) => {
+  const n = positive ? z.number().positive() : z.number().nonnegative();
+  return doc(z.union([n, z.array(n).min(1)], { error: 'expected a number, or an array with one number per row' }), d);
+};
 
 export const FrameJointSchema = doc(z.strictObject({
   type: doc(z.enum(JOINT_TYPES), 'the joint type (docs/model-format.md, Joints)'),
@@ -171,7 +172,7 @@ export const FrameJointSchema = doc(z.strictObject({
   axis: vec3('direction in world of the joint frame\'s z axis at load time: the hinge, slider or cylinder axis (instead of frame.orientation)').optional(),
   compliance: perRow('compliance α ≥ 0 per row (m/N for translational rows, rad/(N·m) for rotational ones): one value for all rows, or one per row; default 0 (hard)').optional(),
   damping: perRow('damping β ≥ 0 (s) of the compliant rows: one value, or one per row; default 0').optional(),
-  stiffness: perRow('instead of compliance: stiffness k > 0 per row (N/m, N·m/rad): one value or one per row').optional(),
+  stiffness: perRow('instead of compliance: stiffness k > 0 per row (N/m, N·m/rad): one value or one per row', true).optional(),
   dampingRatio: nonNegative('with stiffness: the damping ratio ζ of each row (default 0)').optional(),
 }), 'a joint between two bodies, or a body and the world, at a frame given in world at load time', 'Joint');
 

@@ -200,6 +200,11 @@ describe('invalid joints: one line naming the path and the problem', () => {
       .toBe('joints[0] (hinge "h").compliance: expected a number, or an array with one number per row, got the string "soft"');
   });
 
+  // regression (review): a joint's stiffness of 0 was accepted and silently made a hard row
+  it('a stiffness of zero', () => {
+    expect(errorFor({ bodies: B, joints: [hinge({ stiffness: 0 })] })).toBe('joints[0] (hinge "h").stiffness: must be positive (got 0)');
+  });
+
   it('a distance joint whose points coincide', () => {
     const ps = [{ name: 'a', mass: 1, position: [0, 0, -1] }, { name: 'b', mass: 1, position: [0, 0, -1] }];
     expect(errorFor({ particles: ps, joints: [{ type: 'distance', name: 'd', points: ['a', 'b'] }] }))

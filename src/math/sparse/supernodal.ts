@@ -15,7 +15,7 @@
  * - left-looking: panel J is loaded with its columns of A, then receives, from every earlier
  *   supernode K with rows in f … l−1, the update −L_K D_K L_Kᵀ restricted to those columns
  *   (the (K, J) pairs and the row ranges are found once in the symbolic phase; four target
- *   columns at a time, so that each number of L_K read feeds four multiply-adds: 1.4× faster on
+ *   columns at a time, so that each number of L_K read feeds four multiply-adds: 1.2–1.4× faster on
  *   the cloth's wide supernodes than one column at a time), then is factored
  *   densely: d_c is the pivot, column c below it is divided by d_c, and the later columns of the
  *   panel are updated (right-looking inside the panel);

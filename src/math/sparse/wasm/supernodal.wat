@@ -2,7 +2,8 @@
 ;; compiled to the bytes embedded in ./kernels.ts by `npm run kernels` (scripts/kernels.mjs, with
 ;; wabt); a test checks that the embedded bytes are this file's compilation, and that both
 ;; functions give the bits of SupernodalLdlt.factorJs and solveJs (../supernodal.ts). The module
-;; must stay under 4 KB: browsers compile larger ones synchronously only off the main thread.
+;; is kept under 4 KB: browsers have refused to compile larger modules synchronously on the main
+;; thread (Chrome's limit was 4 KB; newer versions allow more).
 ;; The solve, operation for operation as solveJs:
 ;; - w = P x;
 ;; - L z = w over the panels: each column's triangle in place, the rows below summed into acc
