@@ -210,11 +210,10 @@ export class ConstraintSystem {
           R[i] = 1;
           target[i] = 0;
         } else if (accel) {
-          // G a = −κ (hard), with Baumgarte −αġ − βg, with SPOOK the critically damped −(2/τ)ġ − g/τ²
-          // at τ = d h; compliant rows are applied as forces instead (inert here)
-          R[i] = this.hard[i] ? regularize : 1;
-          if (!this.hard[i]) target[i] = 0;
-          else if (st.method === 'baumgarte') target[i] = -kappa[i]! - (st.alpha ?? 40) * Gu[i]! - (st.beta ?? 400) * gK[i]!;
+          // a hard row (compliant ones were handled above): G a = −κ, with Baumgarte −αġ − βg,
+          // with SPOOK the critically damped −(2/τ)ġ − g/τ² at τ = d h
+          R[i] = regularize;
+          if (st.method === 'baumgarte') target[i] = -kappa[i]! - (st.alpha ?? 40) * Gu[i]! - (st.beta ?? 400) * gK[i]!;
           else if (st.method === 'spook') { const t = (st.relaxation ?? 4) * h; target[i] = -kappa[i]! - (2 / t) * Gu[i]! - gK[i]! / (t * t); }
           else target[i] = -kappa[i]!;
         } else if (st.method === 'spook') {

@@ -40,10 +40,10 @@ export interface BilateralConstraint {
   /** per-row damping β ≥ 0 (s) of 000 §0.11 */
   readonly damping: Float64Array;
   /**
-   * Optional softness in physical units: per-row stiffness k (N/m or N·m/rad; 0 = keep the row's
-   * compliance) and a damping ratio ζ. At set-up the simulation turns them into α = 1/k and
-   * β = 2ζ √(m_eff/k), with m_eff = 1/(G_i M⁻¹ G_iᵀ) the row's effective mass at q0
-   * (ConstraintSystem), so the row behaves as a spring-damper of that stiffness and ratio.
+   * Optional softness in physical units: per-row stiffness k > 0 (N/m or N·m/rad) and a damping
+   * ratio ζ. The Model constructor turns them into α = 1/k and β = 2ζ √(m_eff/k), with
+   * m_eff = 1/(G_i M⁻¹ G_iᵀ) the row's effective mass at q0 (./softness.ts), so the row behaves as
+   * a spring-damper of that stiffness and ratio.
    */
   readonly softness?: { readonly stiffness: Float64Array; readonly dampingRatio: number };
   /** g(q) → out[o … o+m) */
@@ -55,6 +55,10 @@ export interface BilateralConstraint {
   jacobian(ctx: ConstraintContext): readonly Float64Array[];
   /** κ = Ġ u → out[o … o+m) */
   bias(ctx: ConstraintContext, out: Float64Array, o: number): void;
+  /** world position of the point its wrench is reported about (./report.ts) */
+  anchor(ctx: ConstraintContext, out: Float64Array): Float64Array;
+  /** true when side A is the world, so components[0] is side B */
+  readonly sideAIsWorld: boolean;
   /**
    * Optional: the numbers of scratch (frames, kinematics, Jacobian blocks) the constraint can keep
    * in a pool shared by the model's constraints, and the method that moves them there (values

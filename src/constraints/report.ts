@@ -8,19 +8,8 @@
  * configuration.
  */
 import type { Model } from '../model/model.js';
-import type { BilateralConstraint, ConstraintContext } from './constraint.js';
-
-/** constraints that can report where they act and whether their side A is the world */
-export interface Anchored {
-  /** world position of the point torques are reported about */
-  anchor(ctx: ConstraintContext, out: Float64Array): Float64Array;
-  /** true when side A is the world, so components[0] is side B */
-  readonly sideAIsWorld: boolean;
-}
-
-export function isAnchored(c: BilateralConstraint): c is BilateralConstraint & Anchored {
-  return typeof (c as Partial<Anchored>).anchor === 'function' && typeof (c as Partial<Anchored>).sideAIsWorld === 'boolean';
-}
+import type { ConstraintContext } from './constraint.js';
+import { wrenchShift } from '../math/transform.js';
 
 /** scratch for `constraintWrench` (one per caller) */
 export class WrenchScratch { readonly w = new Float64Array(6); readonly p = new Float64Array(3); }
@@ -40,18 +29,12 @@ export function constraintWrench(model: Model, ctx: ConstraintContext, lambda: F
     for (let r = 0; r < c.rows; r++) acc += G[r * cols + j]! * lambda[r0 + r]!;
     w[j] = acc;
   }
-  // move the torque to the anchor: τ_P = τ_O − (p − x_O) × f
-  const anchored = isAnchored(c);
-  const p = anchored ? c.anchor(ctx, s.p) : s.p.fill(0);
-  if (comp.kind === 'body' || anchored) {
-    const ox = ctx.q[comp.qOffset]!, oy = ctx.q[comp.qOffset + 1]!, oz = ctx.q[comp.qOffset + 2]!;
-    const rx = anchored ? p[0]! - ox : 0, ry = anchored ? p[1]! - oy : 0, rz = anchored ? p[2]! - oz : 0;
-    w[3] = w[3]! - (ry * w[2]! - rz * w[1]!);
-    w[4] = w[4]! - (rz * w[0]! - rx * w[2]!);
-    w[5] = w[5]! - (rx * w[1]! - ry * w[0]!);
-  }
+  // move the torque to the anchor: τ_P = τ_O − (p − x_O) × f (a particle's "origin" is itself)
+  const p = c.anchor(ctx, s.p);
+  for (let k = 0; k < 3; k++) p[k] = p[k]! - ctx.q[comp.qOffset + k]!;
+  wrenchShift(w, w, p);
   // side A is the world: its wrench is the reaction
-  const sgn = anchored && c.sideAIsWorld ? -1 : 1;
+  const sgn = c.sideAIsWorld ? -1 : 1;
   for (let k = 0; k < 6; k++) out[k] = sgn * w[k]!;
   return out;
 }

@@ -44,13 +44,12 @@ export class Gravity implements ForceEffector {
   }
 
   addJacobians(ctx: ForceContext, K: BlockMatrix): void {
-    const g = this.g;
+    // K_θθ = [m g][c_W] for each body
+    skew(this.F, this.g);
     for (let i = 0; i < this.comps.length; i++) {
       const c = this.comps[i]!;
       const s = this.slots[c.index]!;
       if (s < 0) continue;
-      // K_θθ = [m g][c_W]
-      skew(this.F, g);
       const cW = ctx.kin.cW, o = 3 * c.index;
       this.c3[0] = cW[o]!; this.c3[1] = cW[o + 1]!; this.c3[2] = cW[o + 2]!;
       skew(this.C, this.c3);

@@ -15,7 +15,6 @@
  */
 import type { Workspace } from './workspace.js';
 import type { State } from '../model/state.js';
-import { quatIntegrateWorld } from '../math/quat.js';
 import { invLeftJacobianApply } from '../math/so3.js';
 
 export class Rk4Scratch {
@@ -26,25 +25,13 @@ export class Rk4Scratch {
   readonly th: Float64Array;     // (nu) stage tangent displacement
   readonly fs: Float64Array;     // (nKkt) forces, then constraint right-hand sides
   readonly a: Float64Array;      // (nKkt) accelerations, then −λ
-  readonly qt = new Float64Array(4);
+
   constructor(nq: number, nu: number, nKkt: number) {
     this.q0 = new Float64Array(nq); this.u0 = new Float64Array(nu);
     this.kq = [0, 1, 2, 3].map(() => new Float64Array(nu));
     this.ku = [0, 1, 2, 3].map(() => new Float64Array(nu));
     this.th = new Float64Array(nu);
     this.fs = new Float64Array(nKkt); this.a = new Float64Array(nKkt);
-  }
-}
-
-/** q ← q₀ ⊕ Θ */
-function retract(ws: Workspace, q: Float64Array, q0: Float64Array, th: Float64Array, tmp: Float64Array): void {
-  q.set(q0);
-  const comps = ws.model.components;
-  for (let i = 0; i < comps.length; i++) {
-    const c = comps[i]!;
-    const qo = c.qOffset, uo = c.uOffset;
-    q[qo] = q[qo]! + th[uo]!; q[qo + 1] = q[qo + 1]! + th[uo + 1]!; q[qo + 2] = q[qo + 2]! + th[uo + 2]!;
-    if (c.kind === 'body') quatIntegrateWorld(q, qo + 3, th[uo + 3]!, th[uo + 4]!, th[uo + 5]!, 1, tmp);
   }
 }
 
@@ -81,7 +68,8 @@ export function rk4(ws: Workspace, st: State, h: number, s: Rk4Scratch): void {
     // stage state: Θ = c_i h k_{i−1}, u = u₀ + c_i h a_{i−1}
     if (i === 0) s.th.fill(0);
     else for (let k = 0; k < n; k++) { s.th[k] = RK4_C[i]! * h * s.kq[i - 1]![k]!; u[k] = s.u0[k]! + RK4_C[i]! * h * s.ku[i - 1]![k]!; }
-    if (i > 0) retract(ws, q, s.q0, s.th, s.qt);
+    // q ← q₀ ⊕ Θ
+    if (i > 0) { q.set(s.q0); ws.advance(q, s.th, 1); }
     rates(ws, q, u, s, s.kq[i]!, s.ku[i]!, h, RK4_W[i]!, i === 0);
   }
   // combine: Θ = h/6 (k₁ + 2k₂ + 2k₃ + k₄)
@@ -89,5 +77,6 @@ export function rk4(ws: Workspace, st: State, h: number, s: Rk4Scratch): void {
     s.th[k] = (h / 6) * (s.kq[0]![k]! + 2 * s.kq[1]![k]! + 2 * s.kq[2]![k]! + s.kq[3]![k]!);
     u[k] = s.u0[k]! + (h / 6) * (s.ku[0]![k]! + 2 * s.ku[1]![k]! + 2 * s.ku[2]![k]! + s.ku[3]![k]!);
   }
-  retract(ws, q, s.q0, s.th, s.qt);
+  q.set(s.q0);
+  ws.advance(q, s.th, 1);
 }

@@ -122,6 +122,6 @@ export class Projection {
     ws.mass(q);
     ws.cs.evaluate(ctx, ws.Gm, true, null, false);
     ws.cs.projectionRows(ws.Gm, ws.regularization);
-    ws.factor(0, 0, false);
+    ws.factor(0, 0);
   }
 }

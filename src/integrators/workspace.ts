@@ -191,10 +191,10 @@ export class Workspace {
    * Factors M − a₀D − a₁K (M from the last `mass`, K and D from the last `forces` with
    * jacobians) for the following `solveWith` calls.
    */
-  factor(a0: number, a1: number, withJacobians = true): void {
+  factor(a0: number, a1: number): void {
     const A = this.A;
     // M and the constraint blocks are symmetric by construction; K and D in general are not
-    const symmetric = (a0 === 0 && a1 === 0) || !withJacobians;
+    const symmetric = a0 === 0 && a1 === 0;
     // A = M + G (one matrix: they fill disjoint blocks), then − a₀D − a₁K in the solver's combined pass
     A.set(this.M.values);
     this.factorKkt(symmetric, a0, a1);

@@ -40,7 +40,7 @@ describe('KKT oracles (000 §0.5, §0.6)', () => {
   const q = model.initialQ, u = model.initialU;
   ws.mass(q);
   ws.constraints(q, u, 0.01, 'velocity');
-  ws.factor(0, 0, false);
+  ws.factor(0, 0);
   const K = cscToDense({ ...ws.fs.layout, values: ws.A });
   // dense M (n×n) and G (m×n) from the assembled matrix
   const M = new Float64Array(n * n), G = new Float64Array(m * n);
