@@ -1,5 +1,5 @@
 /**
- * Programmatic scene builders shared by the tests, the benchmarks and the example files.
+ * Programmatic scene builders shared by the tests and the benchmarks.
  */
 import { ModelBuilder } from '../src/model/builder.js';
 import { AxialSpring } from '../src/forces/pathSpring.js';
@@ -49,19 +49,6 @@ export function clothModel(o: ClothOptions): Model {
       spring(name(i + 1, j), name(i, j + 1), k / 2, dx * Math.SQRT2);
     }
   }
-  return b.build();
-}
-
-/** a chain of n particles hanging from a world point by linear springs */
-export function chainModel(n: number, o: { stiffness?: number; damping?: number; integrator?: IntegratorName; step?: number } = {}): Model {
-  const b = new ModelBuilder();
-  b.settings.integrator = o.integrator ?? 'implicit-euler';
-  b.settings.step = o.step ?? 0.005;
-  const L = 0.1;
-  for (let i = 0; i < n; i++) b.addParticle({ name: `p${i}`, mass: 0.05, position: [(i + 1) * L, 0, 0] });
-  const mat = new LinearMaterial(o.stiffness ?? 200, o.damping ?? 0.05);
-  b.addForce(new AxialSpring('s0', b.worldPoint([0, 0, 0]), b.point('p0'), mat, L));
-  for (let i = 1; i < n; i++) b.addForce(new AxialSpring(`s${i}`, b.point(`p${i - 1}`), b.point(`p${i}`), mat, L));
   return b.build();
 }
 

@@ -27,8 +27,6 @@ export class BlockPattern {
     for (let b = 0; b < blockSize.length; b++) this.couple(b, b);
   }
 
-  get nBlocks(): number { return this.blockSize.length; }
-
   /** registers blocks (bi, bj) and (bj, bi); returns the slot of (bi, bj) */
   couple(bi: number, bj: number): number {
     if (this.built) {

@@ -133,11 +133,6 @@ export class DistanceConstraint implements BilateralConstraint {
     if (len > DEGENERATE) { this.n[0] = rx / len; this.n[1] = ry / len; this.n[2] = rz / len; }
   }
 
-  /** the current distance |x_2 − x_1| (m) */
-  distance(ctx: ConstraintContext): number {
-    this.positions(ctx);
-    return this.len;
-  }
 
   violation(ctx: ConstraintContext, out: Float64Array, o: number): void {
     this.positions(ctx);

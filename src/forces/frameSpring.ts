@@ -301,7 +301,4 @@ export class FrameSpring implements ForceEffector {
 
   /** relative rotation angle φ ∈ [0, π] (valid after an evaluation) */
   get angle(): number { return Math.hypot(this.w[0]!, this.w[1]!, this.w[2]!); }
-
-  /** the world rotation vector w = φu of frame 2 relative to frame 1 (valid after an evaluation) */
-  get rotationVector(): Readonly<Float64Array> { return this.w; }
 }

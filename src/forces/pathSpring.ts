@@ -44,7 +44,6 @@ export class PathSpring implements ForceEffector {
   private readonly Y: Float64Array;      // (3n) y_i
   private readonly mat = new Float64Array(3);   // [F, F_L, F_L̇]
   private L = 0;
-  private Ldot = 0;
   private readonly A = new Float64Array(9);
   private readonly B = new Float64Array(9);
   private readonly w3 = new Float64Array(3);
@@ -83,11 +82,6 @@ export class PathSpring implements ForceEffector {
     }
   }
 
-  /** current path length L (valid after an evaluation) */
-  get length(): number { return this.L; }
-  /** current tension F (valid after an evaluation) */
-  get tension(): number { return this.mat[0]!; }
-
   /** evaluates positions, directions, L, L̇, F and the v_i, g_i, y_i of §0.14 */
   private evaluate(ctx: ForceContext): void {
     const n = this.n, X = this.X, V = this.V, U = this.U, kin = ctx.kin;
@@ -112,7 +106,7 @@ export class PathSpring implements ForceEffector {
         Ld += (V[3 * i + 3]! - V[3 * i]!) * U[3 * i]! + (V[3 * i + 4]! - V[3 * i + 1]!) * U[3 * i + 1]! + (V[3 * i + 5]! - V[3 * i + 2]!) * U[3 * i + 2]!;
       }
     }
-    this.L = L; this.Ldot = Ld;
+    this.L = L;
     this.material.evaluate(this.mat, L, Ld, this.restLength);
     const FLd = this.mat[2]!;
     // v_i, g_i
@@ -200,9 +194,6 @@ export class PathSpring implements ForceEffector {
     this.evaluate(ctx);
     return this.material.energy(this.L, this.restLength);
   }
-
-  /** the rate L̇ (valid after an evaluation) */
-  get lengthRate(): number { return this.Ldot; }
 }
 
 /** an axial spring between two points (000 §0.12): the one-segment path spring */

@@ -34,8 +34,6 @@ export class Projection {
   private readonly rhs: Float64Array;   // (nKkt)
   private readonly x: Float64Array;     // (nKkt)
   private readonly qSave: Float64Array; // (nq) positions at the start of a line search
-  /** iterations used by the last projection */
-  iterations = 0;
   /** projections that stopped above the tolerance (reported in the simulation's diagnostics) */
   unconverged = 0;
 
@@ -90,7 +88,6 @@ export class Projection {
       e = e1;
     }
     e = cs.maxHardViolation();
-    this.iterations = it;
     if (e > PROJECTION_TOL) this.unconverged++;
     // velocities at the final configuration: ġ = G(q⁺) u = 0 on the hard rows, by chord
     // iterations on the factorization above (G(q⁺) differs from its G by the small correction);

@@ -110,7 +110,6 @@ export class Model {
   readonly rowStart: Int32Array;          // (nConstraints + 1) first row of each constraint (0-based in the m rows)
   readonly initialQ: Float64Array;
   readonly initialU: Float64Array;
-  private readonly byName: Map<string, number>;
 
   /** @internal use ModelBuilder */
   constructor(args: {
@@ -156,14 +155,8 @@ export class Model {
     this.nRows = this.nKkt - this.nSolve;
     this.rowStart = new Int32Array(cons.length + 1);
     for (let c = 0; c < cons.length; c++) this.rowStart[c + 1] = this.rowStart[c]! + cons[c]!.rows;
-    this.byName = new Map(args.components.map((c) => [c.name, c.index]));
     // rows given as a stiffness and damping ratio get their compliance and damping, once
     applySoftness(this);
-  }
-
-  component(name: string): Component | undefined {
-    const i = this.byName.get(name);
-    return i === undefined ? undefined : this.components[i];
   }
 
   get particles(): Particle[] { return this.components.filter((c): c is Particle => c.kind === 'particle'); }

@@ -88,8 +88,6 @@ export class StepSolver {
   private A: Csc = { n: 0, colPtr: new Int32Array(1), rowIdx: new Int32Array(0), values: new Float64Array(0) };
   private readonly refineResult: RefineResult = { iterations: 0, residual: 0, converged: false };
   readonly report: SolveReport = { iterations: 0, residual: 0, converged: true, inertia: null };
-  /** number of symbolic analyses run so far (a pattern change triggers a new one) */
-  analyses = 0;
   private readonly apply = (out: Float64Array, x: Float64Array): void => { cscMatVec(out, this.A, x); };
   private readonly solveS = (x: Float64Array): void => { this.numeric!.solve(x); };
   /** A z = S z + (A − S) z = v + N z for z = S⁻¹ v: only the entries of the skew part N */
@@ -122,7 +120,6 @@ export class StepSolver {
     this.r = new Float64Array(layout.n);
     this.dx = new Float64Array(layout.n);
     this.gmres = new Gmres(layout.n, Math.min(30, Math.max(1, layout.n)));
-    this.analyses++;
   }
 
   /**

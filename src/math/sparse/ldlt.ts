@@ -81,8 +81,6 @@ export class LdltSymbolic {
   readonly Ci: Int32Array;
   /** nnzC: for each slot of C, the input entry it reads */
   readonly Csrc: Int32Array;
-  /** nnzA: for each input entry, its slot in C, or -1 when it falls in the lower triangle */
-  readonly map: Int32Array;
   /** n: elimination tree of P A Pᵀ, -1 at roots */
   readonly parent: Int32Array;
   /** n: number of off-diagonal entries in each column of L */
@@ -128,7 +126,6 @@ export class LdltSymbolic {
     const nnzC = Cp[n];
     const Ci = new Int32Array(nnzC);
     const Csrc = new Int32Array(nnzC);
-    const map = new Int32Array(this.nnzA).fill(-1);
     const fill = Cp.slice(0, n);
     for (let j = 0; j < n; j++) {
       for (let k = colPtr[j]; k < colPtr[j + 1]; k++) {
@@ -137,13 +134,11 @@ export class LdltSymbolic {
         const s = fill[pj]++;
         Ci[s] = pi;
         Csrc[s] = k;
-        map[k] = s;
       }
     }
     this.Cp = Cp;
     this.Ci = Ci;
     this.Csrc = Csrc;
-    this.map = map;
 
     // elimination tree and column counts: walk from each i of row k up the tree until a node already flagged in this row
     const parent = new Int32Array(n);
