@@ -22,7 +22,8 @@ const N = 100, L = 0.1, M = 0.1, W = 0.02, H = 1 / 240, STEPS = 1000;
 // box inertia about its centre: m/12 (b² + c²) per axis
 const INERTIA = [M / 12 * (W * W + W * W), M / 12 * (L * L + W * W), M / 12 * (L * L + W * W)] as const;
 
-const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : 0.5 * (s[m - 1]! + s[m]!); };
+/** the median of a list (the mean of the middle two for an even length) */
+export const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : 0.5 * (s[m - 1]! + s[m]!); };
 
 /** largest distance between the two anchors of any joint; pose(i) gives body i's centre and orientation */
 function separation(pose: (i: number) => { p: { x: number; y: number; z: number }; q: { w: number; x: number; y: number; z: number } }): number {

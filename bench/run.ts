@@ -15,7 +15,7 @@
  * Results go to bench/results/core-<date>.json (written atomically) and are summarised by hand
  * in docs/benchmarks.md.
  */
-import { writeFileSync, renameSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -27,7 +27,8 @@ import { Workspace } from '../src/integrators/workspace.js';
 import { LdltSymbolic, LdltNumeric } from '../src/math/sparse/ldlt.js';
 import { SupernodalSymbolic, SupernodalLdlt } from '../src/math/sparse/supernodal.js';
 import { cscSymmetrizeValues, cscTransposeMap } from '../src/math/sparse/csc.js';
-import { peerChain100 } from './peers.js';
+import { peerChain100, median } from './peers.js';
+import { writeTextFileAtomic } from '../cli/nodeIo.js';
 
 /** two spinning boxes with offset centres of mass coupled by a frame spring, under gravity (like the frame-spring-pair example, not the same) */
 function spinningPair() {
@@ -39,7 +40,6 @@ function spinningPair() {
   return b.build();
 }
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : 0.5 * (s[m - 1]! + s[m]!); };
 const log = (s: string) => process.stdout.write(s + '\n');
 
 function fitExponent(xs: number[], ys: number[]): number {
@@ -81,10 +81,9 @@ function ldltFactor(n: number, ordering: 'amd' | 'natural', reps: number): { ord
   return { ordering, nnzL: sym.nnzL, msFactor: time(() => num.factor(S)), msFactorSupernodal: time(() => sn.factor(S)), msFactorSupernodalJs: time(() => snJs.factor(S)), msSymbolic };
 }
 
-/** heap growth over steady stepping */
-function heap(steps: number): { steps: number; gcAvailable: boolean; heapBeforeMB: number; heapAfterMB: number; growthKB: number } {
+/** heap growth over steady stepping (after 200 steps), with a full GC before and after when available */
+function heap(sim: Simulation, steps: number): { steps: number; gcAvailable: boolean; heapBeforeMB: number; heapAfterMB: number; growthKB: number } {
   const gc = (globalThis as { gc?: () => void }).gc;
-  const sim = new Simulation(clothModel({ n: 10, stiffness: 5000 }), { integrator: 'implicit-euler', step: 0.01 });
   sim.steps(200);
   gc?.(); gc?.();
   const before = process.memoryUsage().heapUsed;
@@ -173,14 +172,7 @@ async function main(): Promise<void> {
   });
   const chainExponent = fitExponent(scaling.map((c) => c.links), scaling.map((c) => c.msPerStep));
   log(`chain scaling exponent in links: ${chainExponent.toFixed(3)}`);
-  const chainHeap = (() => {
-    const gc = (globalThis as { gc?: () => void }).gc;
-    const sim = new Simulation(chainOfBodies(100, { integrator: 'implicit-euler' }));
-    sim.steps(200); gc?.(); gc?.();
-    const before = process.memoryUsage().heapUsed;
-    sim.steps(quick ? 500 : 5000); gc?.(); gc?.();
-    return { steps: quick ? 500 : 5000, growthKB: (process.memoryUsage().heapUsed - before) / 1024 };
-  })();
+  const chainHeap = heap(new Simulation(chainOfBodies(100, { integrator: 'implicit-euler' })), quick ? 500 : 5000);
   log(`chain100 heap over ${chainHeap.steps} steps: ${chainHeap.growthKB.toFixed(1)} KB growth`);
   const sizes = quick ? [10, 20] : [10, 20, 50, 100];
   log(`vinculum core benchmarks (${new Date().toISOString()}, node ${process.version})`);
@@ -197,7 +189,7 @@ async function main(): Promise<void> {
     log(`ldlt cloth ${nL}×${nL} ${o}: nnz(L) ${r.nnzL}, numeric factor ${r.msFactor.toFixed(2)} ms scalar, ${r.msFactorSupernodal.toFixed(2)} ms supernodal (WebAssembly), ${r.msFactorSupernodalJs.toFixed(2)} ms supernodal in JavaScript (medians), symbolic ${r.msSymbolic.toFixed(1)} ms`);
     return r;
   });
-  const hp = heap(quick ? 1000 : 10000);
+  const hp = heap(new Simulation(clothModel({ n: 10, stiffness: 5000 }), { integrator: 'implicit-euler', step: 0.01 }), quick ? 1000 : 10000);
   log(`heap over ${hp.steps} steps: ${hp.growthKB.toFixed(1)} KB growth (${hp.heapBeforeMB.toFixed(2)} → ${hp.heapAfterMB.toFixed(2)} MB)${hp.gcAvailable ? '' : ' [no --expose-gc: noisy]'}`);
   const integrators = ['symplectic-euler', 'implicit-euler', 'trapezoidal', 'bridson-marino', 'rk4'] as const;
   const alloc = integrators.map((integrator) => {
@@ -212,8 +204,7 @@ async function main(): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `core-${new Date().toISOString().slice(0, 10)}${quick ? '-quick' : ''}.json`);
   const body = JSON.stringify({ date: new Date().toISOString(), node: process.version, cloth, clothExponent: exponent, ldlt: { n: nL, runs: ldlt }, heap: hp, allocation: alloc, chain100: chains, chain100Peers: peers, chain100Stabilized: stabilized, chainScaling: scaling, chainExponent, chainHeap }, null, 2) + '\n';
-  writeFileSync(file + '.tmp', body);
-  renameSync(file + '.tmp', file);
+  await writeTextFileAtomic(file, body);
   log(`results: ${file}`);
 }
 
