@@ -14,7 +14,7 @@ import { Rk4Scratch, rk4 } from './integrators/rk4.js';
 import { Projection } from './integrators/stabilize.js';
 import type { IntegratorName } from './integrators/names.js';
 import type { StepSolverOptions } from './solvers/stepSolver.js';
-import type { BilateralConstraint, ConstraintContext } from './constraints/constraint.js';
+import { Joint } from './constraints/joint.js';
 
 export interface SimulationOptions {
   /** overrides the model's integrator */
@@ -65,8 +65,7 @@ export class Simulation {
     this.scheme = this.makeScheme(this.integrator);
     this.projection = new Projection(this.ws);
     // only the gimbal's coordinates have a singularity worth a warning (000 §0.4)
-    this.singularCheck = model.constraints.filter((c): c is BilateralConstraint & { isSingular(ctx: ConstraintContext, tol?: number): boolean } =>
-      typeof (c as { isSingular?: unknown }).isSingular === 'function' && (c as { type?: string }).type === 'gimbal');
+    this.singularCheck = model.constraints.filter((c): c is Joint => c instanceof Joint && c.type === 'gimbal');
     this.q0 = new Float64Array(model.nq);
     this.u0 = new Float64Array(model.nu);
     this.gEnd = new Float64Array(model.nRows);
@@ -148,7 +147,7 @@ export class Simulation {
 
   private reportedRedundant = 0;
   /** gimbal joints (the only coordinate singularity worth a warning, 000 §0.4), not yet reported */
-  private singularCheck: (BilateralConstraint & { isSingular(ctx: ConstraintContext, tol?: number): boolean })[] = [];
+  private singularCheck: Joint[] = [];
 
   /** one warning per joint that reaches a coordinate singularity (000 §0.4: cos φ = 0 for the gimbal) */
   private checkSingular(): void {

@@ -268,10 +268,13 @@ export class ConstraintSystem {
     return Math.sqrt(s);
   }
 
-  /** the largest |g| over hard rows */
-  maxHardViolation(): number {
+  /** the largest |g| over hard rows (NaN if one is NaN: the projection then stops) */
+  maxHardViolation(): number { return this.maxHardAbs(this.g); }
+
+  /** the largest |v[i]| over hard rows i (NaN if one is NaN) */
+  maxHardAbs(v: Float64Array): number {
     let e = 0;
-    for (let i = 0; i < this.m; i++) if (this.hard[i]) e = Math.max(e, Math.abs(this.g[i]!));
+    for (let i = 0; i < this.m; i++) if (this.hard[i]) e = Math.max(e, Math.abs(v[i]!));
     return e;
   }
 

@@ -24,9 +24,8 @@
  * in test/constraints/distance.test.ts.
  */
 import type { BilateralConstraint, ConstraintContext } from './constraint.js';
-import { type PointRef, POINT_BODY, POINT_PARTICLE, POINT_WORLD } from '../model/points.js';
+import { type PointRef, POINT_BODY, POINT_PARTICLE, POINT_WORLD, pointAt } from '../model/points.js';
 import { ModelError } from '../model/errors.js';
-import { quatToMat3 } from '../math/quat.js';
 
 export interface DistanceSpec {
   /** the rest length L > 0 (m); default: the distance at set-up */
@@ -43,17 +42,6 @@ export interface DistanceSpec {
 
 /** |r| below which the direction of the last evaluation is kept */
 const DEGENERATE = 1e-300;
-
-/** the world position of a point in q (set-up only) */
-function pointAt(p: PointRef, q: Float64Array): Float64Array {
-  if (p.kind === POINT_WORLD) return Float64Array.from(p.local);
-  const x = Float64Array.of(q[p.qOffset]!, q[p.qOffset + 1]!, q[p.qOffset + 2]!);
-  if (p.kind === POINT_BODY) {
-    const R = quatToMat3(new Float64Array(9), q, p.qOffset + 3), l = p.local;
-    for (let i = 0; i < 3; i++) x[i] = x[i]! + R[3 * i]! * l[0]! + R[3 * i + 1]! * l[1]! + R[3 * i + 2]! * l[2]!;
-  }
-  return x;
-}
 
 export class DistanceConstraint implements BilateralConstraint {
   readonly rows = 1;

@@ -95,8 +95,7 @@ export class Projection {
     if (it > 0 && !fresh) cs.evaluate(ws.fs.bind(q, u), ws.Gm, true, null, false);
     let evPrev = Infinity;
     for (let k = 0; ; k++) {
-      let ev = 0;
-      for (let i = 0; i < m; i++) if (cs.hard[i]) ev = Math.max(ev, Math.abs(cs.Gu[i]!));
+      const ev = cs.maxHardAbs(cs.Gu);
       if (ev <= PROJECTION_VEL_TOL) break;
       if (k === PROJECTION_MAX_ITER) { this.unconverged++; break; }
       // a chord iteration that gained less than a factor 10 (large position corrections):

@@ -12,7 +12,7 @@ import { addJoints, pointRef, stabilization } from './joints.js';
 import { ModelBuilder, type BodySpec } from '../model/builder.js';
 import type { Model } from '../model/model.js';
 import { ModelError } from '../model/errors.js';
-import { Kinematics } from '../model/kinematics.js';
+import { pointAt } from '../model/points.js';
 import { shapeVolume, shapePrincipalInertia } from '../math/spatial.js';
 import { LinearMaterial, QuadraticStrainMaterial, ExponentialLigament, type AxialMaterial } from '../forces/materials.js';
 import { AxialSpring, PathSpring } from '../forces/pathSpring.js';
@@ -82,17 +82,15 @@ function build(file: ModelFile, raw: Record<string, unknown>): Model {
   file.markers.forEach((m, i) => b.addMarker({ name: m.name, body: m.body, location: [...m.location] }, formatPath(['markers', i], raw)));
 
   // the initial configuration, for default rest lengths and frame-spring attachment frames
-  const initial = b.build();
-  const kin = new Kinematics(initial);
-  kin.update(initial.initialQ);
+  const q0 = b.initialQ();
   const names = new Set<string>();
   file.forces.forEach((f, i) => {
     const at = forceLabel(i, raw);
     const name = f.name ?? `${f.type}#${i}`;
     if (names.has(name)) throw new ModelError(`${at}.name`, `duplicate force name "${name}"`);
     names.add(name);
-    if (f.type === 'frame-spring') b.addForce(frameSpring(b, f, name, at, initial.initialQ));
-    else b.addForce(pathSpring(b, kin, initial.initialQ, f, name, at));
+    if (f.type === 'frame-spring') b.addForce(frameSpring(b, f, name, at, q0));
+    else b.addForce(pathSpring(b, q0, f, name, at));
   });
   // joints, placed on the initial configuration
   addJoints(b, file.joints, (i) => itemLabel('joints', i, raw));
@@ -135,7 +133,7 @@ function material(m: MaterialJson, stiffness: number, damping: number): AxialMat
   return new ExponentialLigament(stiffness, damping, ligament.toeStrain, ligament.toeShape);
 }
 
-function pathSpring(b: ModelBuilder, kin: Kinematics, q0: Float64Array, f: Extract<ForceJson, { type: 'axial-spring' | 'multipoint-spring' }>,
+function pathSpring(b: ModelBuilder, q0: Float64Array, f: Extract<ForceJson, { type: 'axial-spring' | 'multipoint-spring' }>,
   name: string, at: string): PathSpring {
   const refs: readonly PointRefJson[] = f.points;
   const points = refs.map((r, j) => pointRef(b, r, `${at}.points[${j}]`));
@@ -159,7 +157,7 @@ function pathSpring(b: ModelBuilder, kin: Kinematics, q0: Float64Array, f: Extra
   // rest length: given, or the initial length of the active segments
   let rest = f.restLength;
   if (rest === undefined) {
-    const x = points.map((p) => kin.position(new Float64Array(3), p, q0, new Float64Array(3)));
+    const x = points.map((p) => pointAt(p, q0));
     rest = 0;
     for (let s = 0; s < n; s++) if (active[s]) rest += Math.hypot(x[s + 1]![0]! - x[s]![0]!, x[s + 1]![1]! - x[s]![1]!, x[s + 1]![2]! - x[s]![2]!);
   }
