@@ -109,8 +109,18 @@ export class DistanceConstraint implements BilateralConstraint {
     this.blocks = this.G.filter((g): g is Float64Array => g !== null);
   }
 
-  /** positions, lever arms, r, |r| and n at q */
+  // the kinematics (object and generation) the positions were computed at
+  private kinSeen: unknown = null;
+  private genSeen = -1;
+
+  /**
+   * positions, lever arms, r, |r| and n at q; kept while the positions are unchanged (violation,
+   * Jacobian and bias of one evaluation all need them)
+   */
   private positions(ctx: ConstraintContext): void {
+    if (this.kinSeen === ctx.kin && this.genSeen === ctx.kin.generation) return;
+    this.kinSeen = ctx.kin;
+    this.genSeen = ctx.kin.generation;
     const x1 = this.x[0]!, x2 = this.x[1]!;
     ctx.kin.position(x1, this.pts[0]!, ctx.q, this.rho[0]!);
     ctx.kin.position(x2, this.pts[1]!, ctx.q, this.rho[1]!);
