@@ -39,22 +39,21 @@ import { SUPERNODAL_WASM } from './wasm/kernels.js';
 
 /** the compiled kernels of ./wasm/supernodal.wat and the byte offsets of their arrays in its memory */
 interface WasmKernels {
-  solve: (count: number, n: number, pLx: number, pDinv: number, pW: number, pAcc: number, pX: number,
-    pFirst: number, pRowPtr: number, pRows: number, pPanel: number, pPerm: number) => void;
+  solve: (count: number, pLx: number, pDinv: number, pW: number, pAcc: number, pFirst: number, pRowPtr: number, pRows: number, pPanel: number) => void;
   factor: (count: number, pLx: number, pD: number, pDinv: number, pFirst: number, pRowPtr: number, pRows: number, pPanel: number,
     pUpdPtr: number, pUpdSrc: number, pUpdBeg: number, pUpdEnd: number, pLocal: number, pRel: number, pAcc: number, pWd: number, pCounts: number) => number;
   /** byte offsets of the arrays, indexed by W */
   at: Int32Array;
   /** their element counts */
   lengths: Int32Array;
-  /** (n) the right-hand side and solution, in the kernel's memory */
-  x: Float64Array;
+  /** the kernels' memory */
+  memory: ArrayBuffer;
   /** (2) positive and negative pivots of the last factorization */
   counts: Int32Array;
 }
 
 /** the kernels' arrays in their memory, in this order: the f64 arrays (Lx … wd), then the i32 ones */
-const W = { Lx: 0, D: 1, Dinv: 2, w: 3, acc: 4, x: 5, wd: 6, first: 7, rowPtr: 8, rows: 9, panelPtr: 10, perm: 11, updPtr: 12, updSource: 13, updBegin: 14, updEnd: 15, local: 16, rel: 17, counts: 18 } as const;
+const W = { Lx: 0, D: 1, Dinv: 2, w: 3, acc: 4, wd: 5, first: 6, rowPtr: 7, rows: 8, panelPtr: 9, updPtr: 10, updSource: 11, updBegin: 12, updEnd: 13, local: 14, rel: 15, counts: 16 } as const;
 /** the first i32 array */
 const W_I32 = W.first;
 
@@ -201,7 +200,7 @@ export class SupernodalLdlt {
     this.kernel = opts.wasm !== false && typeof WebAssembly === 'object' ? SupernodalLdlt.instantiate(sn, nLx, nAcc) : null;
     if (this.kernel) {
       // the panels, pivots and solve vectors are views of the kernels' memory
-      const k = this.kernel, mem = k.x.buffer;
+      const k = this.kernel, mem = k.memory;
       this.Lx = new Float64Array(mem, k.at[W.Lx]!, nLx);
       this.D = new Float64Array(mem, k.at[W.D]!, n);
       this.Dinv = new Float64Array(mem, k.at[W.Dinv]!, n);
@@ -230,9 +229,9 @@ export class SupernodalLdlt {
    * own, sized for this analysis, and copies the index arrays there; null if that fails
    */
   private static instantiate(sn: SupernodalSymbolic, nLx: number, nAcc: number): WasmKernels | null {
-    const n = sn.n, sym = sn.symbolic, nu = sn.updSource.length, nc1 = sn.count + 1;
+    const n = sn.n, nu = sn.updSource.length, nc1 = sn.count + 1;
     // element counts in the order of W (f64: 8 bytes, i32: 4), each start 8-byte aligned
-    const lengths = [nLx, n, n, n, nAcc, n, Math.max(1, sn.maxCols), nc1, nc1, sn.rows.length, nc1, n, nc1, nu, nu, nu, n, nAcc, 2];
+    const lengths = [nLx, n, n, n, nAcc, Math.max(1, sn.maxCols), nc1, nc1, sn.rows.length, nc1, nc1, nu, nu, nu, n, nAcc, 2];
     const offsets = new Int32Array(lengths.length);
     let bytes = 0;
     for (let i = 0; i < lengths.length; i++) { offsets[i] = bytes; bytes += 8 * Math.ceil(((i < W_I32 ? 8 : 4) * lengths[i]!) / 8); }
@@ -249,18 +248,18 @@ export class SupernodalLdlt {
     if (typeof solve !== 'function' || typeof factor !== 'function') throw new Error('supernodal.wat: the module lacks solve or factor (run npm run kernels)');
     // the index arrays, copied once
     const buf = mem.buffer, put = (slot: number, a: Int32Array) => new Int32Array(buf, offsets[slot]!, a.length).set(a);
-    put(W.first, sn.first); put(W.rowPtr, sn.rowPtr); put(W.rows, sn.rows); put(W.panelPtr, sn.panelPtr); put(W.perm, sym.perm);
+    put(W.first, sn.first); put(W.rowPtr, sn.rowPtr); put(W.rows, sn.rows); put(W.panelPtr, sn.panelPtr);
     put(W.updPtr, sn.updPtr); put(W.updSource, sn.updSource); put(W.updBegin, sn.updBegin); put(W.updEnd, sn.updEnd);
     return {
       solve: solve as WasmKernels['solve'], factor: factor as WasmKernels['factor'], lengths: Int32Array.from(lengths),
-      at: offsets, x: new Float64Array(buf, offsets[W.x]!, n), counts: new Int32Array(buf, offsets[W.counts]!, 2),
+      at: offsets, memory: buf, counts: new Int32Array(buf, offsets[W.counts]!, 2),
     };
   }
 
   /** where the kernels' arrays are (byte offsets and element counts, in the order of `W`), null without WebAssembly: for tests */
   get wasmLayout(): { names: readonly string[]; offsets: Int32Array; lengths: Int32Array; bytes: number } | null {
     const k = this.kernel;
-    return k ? { names: Object.keys(W), offsets: k.at, lengths: k.lengths, bytes: k.x.buffer.byteLength } : null;
+    return k ? { names: Object.keys(W), offsets: k.at, lengths: k.lengths, bytes: k.memory.byteLength } : null;
   }
 
   /** true when the factorization and solve run as WebAssembly */
@@ -372,11 +371,12 @@ export class SupernodalLdlt {
     const k = this.kernel;
     if (!k) return this.solveJs(x);
     if (!this.result.ok) throw new Error('SupernodalLdlt.solve: no successful factorization');
-    const a = k.at, n = this.sn.n, kx = k.x;
+    const a = k.at, n = this.sn.n, w = this.w, perm = this.sn.symbolic.perm;
     if (x.length < n) throw new Error(`SupernodalLdlt.solve: x has ${x.length} entries, the matrix ${n}`);
-    for (let i = 0; i < n; i++) kx[i] = x[i]!;
-    k.solve(this.sn.count, n, a[W.Lx]!, a[W.Dinv]!, a[W.w]!, a[W.acc]!, a[W.x]!, a[W.first]!, a[W.rowPtr]!, a[W.rows]!, a[W.panelPtr]!, a[W.perm]!);
-    for (let i = 0; i < n; i++) x[i] = kx[i]!;
+    // w = P x straight into the kernel's memory, and x = Pᵀ w back
+    for (let i = 0; i < n; i++) w[i] = x[perm[i]!]!;
+    k.solve(this.sn.count, a[W.Lx]!, a[W.Dinv]!, a[W.w]!, a[W.acc]!, a[W.first]!, a[W.rowPtr]!, a[W.rows]!, a[W.panelPtr]!);
+    for (let i = 0; i < n; i++) x[perm[i]!] = w[i]!;
     return x;
   }
 

@@ -4,31 +4,22 @@
 ;; functions give the bits of SupernodalLdlt.factorJs and solveJs (../supernodal.ts). The module
 ;; is kept under 4 KB: browsers have refused to compile larger modules synchronously on the main
 ;; thread (Chrome's limit was 4 KB; newer versions allow more).
-;; The solve, operation for operation as solveJs:
-;; - w = P x;
+;; The solve, operation for operation as solveJs, on w = P x, which the caller writes into the
+;; kernel's memory (and reads back as x = Pᵀ w):
 ;; - L z = w over the panels: each column's triangle in place, the rows below summed into acc
 ;;   and subtracted once per panel;
-;; - D and Lᵀ backwards: the rows below gathered into acc, then dot products down each column;
-;; - x = Pᵀ w.
+;; - D and Lᵀ backwards: the rows below gathered into acc, then dot products down each column.
 ;; All arrays live in the imported memory, at byte offsets given as parameters: f64 arrays Lx
-;; (panels), Dinv (reciprocal pivots), w (n), acc (max panel height), x (n); i32 arrays first,
-;; rowPtr, panelPtr (count + 1 each), rows (the panels' row lists) and perm (n).
+;; (panels), Dinv (reciprocal pivots), w (n), acc (max panel height); i32 arrays first, rowPtr,
+;; panelPtr (count + 1 each) and rows (the panels' row lists).
 (module
   (import "env" "mem" (memory 1))
   (func $solve (export "solve")
-    (param $count i32) (param $n i32)
-    (param $pLx i32) (param $pDinv i32) (param $pW i32) (param $pAcc i32) (param $pX i32)
-    (param $pFirst i32) (param $pRowPtr i32) (param $pRows i32) (param $pPanel i32) (param $pPerm i32)
-    (local $k i32) (local $J i32) (local $f i32) (local $nc i32) (local $r0 i32) (local $nr i32) (local $b i32)
+    (param $count i32)
+    (param $pLx i32) (param $pDinv i32) (param $pW i32) (param $pAcc i32)
+    (param $pFirst i32) (param $pRowPtr i32) (param $pRows i32) (param $pPanel i32)
+    (local $J i32) (local $f i32) (local $nc i32) (local $r0 i32) (local $nr i32) (local $b i32)
     (local $c i32) (local $r i32) (local $xc f64) (local $cb i32) (local $s f64) (local $wf i32) (local $t i32)
-    ;; w[k] = x[perm[k]]
-    (local.set $k (i32.const 0))
-    (block $d0 (loop $l0
-      (br_if $d0 (i32.ge_s (local.get $k) (local.get $n)))
-      (f64.store (i32.add (local.get $pW) (i32.shl (local.get $k) (i32.const 3)))
-        (f64.load (i32.add (local.get $pX) (i32.shl (i32.load (i32.add (local.get $pPerm) (i32.shl (local.get $k) (i32.const 2)))) (i32.const 3)))))
-      (local.set $k (i32.add (local.get $k) (i32.const 1)))
-      (br $l0)))
     ;; forward
     (local.set $J (i32.const 0))
     (block $d1 (loop $l1
@@ -125,14 +116,6 @@
         (br $l9)))
       (local.set $J (i32.sub (local.get $J) (i32.const 1)))
       (br $l7)))
-    ;; x[perm[k]] = w[k]
-    (local.set $k (i32.const 0))
-    (block $d12 (loop $l12
-      (br_if $d12 (i32.ge_s (local.get $k) (local.get $n)))
-      (f64.store (i32.add (local.get $pX) (i32.shl (i32.load (i32.add (local.get $pPerm) (i32.shl (local.get $k) (i32.const 2)))) (i32.const 3)))
-        (f64.load (i32.add (local.get $pW) (i32.shl (local.get $k) (i32.const 3)))))
-      (local.set $k (i32.add (local.get $k) (i32.const 1)))
-      (br $l12)))
   )
 
   ;; The numeric factorization after the panels were loaded with A (SupernodalLdlt.factor): for
