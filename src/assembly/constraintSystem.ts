@@ -10,7 +10,7 @@
  * diagonal R depend on the stabilization method and the row's compliance (000 §0.11, 001 eq. 23,
  * 004); see `rows`.
  */
-import type { Model, Stabilization } from '../model/model.js';
+import { STABILIZATION_DEFAULTS as SD, type Model, type Stabilization } from '../model/model.js';
 import type { ConstraintContext } from '../constraints/constraint.js';
 import type { BlockPattern, BlockMatrix } from './blockSparse.js';
 
@@ -213,13 +213,13 @@ export class ConstraintSystem {
           // a hard row (compliant ones were handled above): G a = −κ, with Baumgarte −αġ − βg,
           // with SPOOK the critically damped −(2/τ)ġ − g/τ² at τ = d h
           R[i] = regularize;
-          if (st.method === 'baumgarte') target[i] = -kappa[i]! - (st.alpha ?? 40) * Gu[i]! - (st.beta ?? 400) * gK[i]!;
-          else if (st.method === 'spook') { const t = (st.relaxation ?? 4) * h; target[i] = -kappa[i]! - (2 / t) * Gu[i]! - gK[i]! / (t * t); }
+          if (st.method === 'baumgarte') target[i] = -kappa[i]! - (st.alpha ?? SD.alpha) * Gu[i]! - (st.beta ?? SD.beta) * gK[i]!;
+          else if (st.method === 'spook') { const t = (st.relaxation ?? SD.relaxation) * h; target[i] = -kappa[i]! - (2 / t) * Gu[i]! - gK[i]! / (t * t); }
           else target[i] = -kappa[i]!;
         } else if (st.method === 'spook') {
           // 001 eq. 23 in the u⁺ form (Lacoursière): G u⁺ + Σ λ̃ = −(4k/h) g + k G u, k = 1/(1 + 4d),
           // Σ = 4kε/h²; a compliant row uses its own α as ε and d = β/h when it has damping
-          const d = beta > 0 ? beta / h : (st.relaxation ?? 4), eps = alpha > 0 ? alpha : (st.compliance ?? 1e-10), k = 1 / (1 + 4 * d);
+          const d = beta > 0 ? beta / h : (st.relaxation ?? SD.relaxation), eps = alpha > 0 ? alpha : (st.compliance ?? SD.compliance), k = 1 / (1 + 4 * d);
           R[i] = (4 * eps * k) / (h * h) + (this.hard[i] ? regularize : 0);
           target[i] = -((4 * k) / h) * gK[i]! + k * Gu[i]!;
         } else if (alpha > 0) {
@@ -238,7 +238,7 @@ export class ConstraintSystem {
         } else if (st.method === 'baumgarte') {
           // 004: g̈ + α ġ + β g = 0 → G u⁺ = G u − h (κ + α G u + β g)
           R[i] = regularize;
-          target[i] = Gu[i]! - h * (kappa[i]! + (st.alpha ?? 40) * Gu[i]! + (st.beta ?? 400) * gK[i]!);
+          target[i] = Gu[i]! - h * (kappa[i]! + (st.alpha ?? SD.alpha) * Gu[i]! + (st.beta ?? SD.beta) * gK[i]!);
         } else {
           R[i] = regularize;
           target[i] = -tau * kappa[i]!;

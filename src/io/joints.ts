@@ -6,7 +6,7 @@
  * the source.
  */
 import type { ModelBuilder } from '../model/builder.js';
-import type { Stabilization, Vec3Tuple, QuatTuple } from '../model/model.js';
+import { DEFAULT_SETTINGS, type Stabilization, type Vec3Tuple, type QuatTuple } from '../model/model.js';
 import type { PointRef } from '../model/points.js';
 import { POINT_WORLD } from '../model/points.js';
 import { ModelError } from '../model/errors.js';
@@ -38,7 +38,7 @@ export function addJoints(b: ModelBuilder, joints: readonly JointJson[], label: 
 
 /** the settings' stabilization from the file's (parameters only with their method) */
 export function stabilization(s: StabilizationJson | undefined): Stabilization {
-  if (!s) return { method: 'projection' };
+  if (!s) return { ...DEFAULT_SETTINGS.stabilization };
   const own: Record<Stabilization['method'], readonly string[]> = { projection: [], baumgarte: ['alpha', 'beta'], spook: ['relaxation', 'compliance'] };
   for (const key of ['alpha', 'beta', 'relaxation', 'compliance'] as const) {
     if (s[key] !== undefined && !own[s.method].includes(key)) {

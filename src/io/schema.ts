@@ -9,6 +9,7 @@
  */
 import * as z from 'zod';
 import { INTEGRATORS } from '../integrators/names.js';
+import { DEFAULT_SETTINGS, STABILIZATION_DEFAULTS as SD } from '../model/model.js';
 import type { JointType } from '../constraints/jointRows.js';
 
 /** the format version this loader reads */
@@ -194,19 +195,19 @@ export const JointEntrySchema = doc(z.discriminatedUnion('type', [FrameJointSche
 export const STABILIZATION_METHODS = ['projection', 'baumgarte', 'spook'] as const;
 export const StabilizationSchema = doc(z.strictObject({
   method: doc(z.enum(STABILIZATION_METHODS), 'how constraints are kept: projection after each step, Baumgarte feedback, or SPOOK').default('projection'),
-  alpha: nonNegative('Baumgarte α, 1/s (default 40); baumgarte only').optional(),
-  beta: nonNegative('Baumgarte β, 1/s² (default 400); baumgarte only').optional(),
-  relaxation: positive('SPOOK relaxation d, steps (default 4); spook only').optional(),
-  compliance: nonNegative('SPOOK compliance ε of hard rows, m/N or rad/(N·m) (default 1e-10); spook only').optional(),
+  alpha: nonNegative(`Baumgarte α, 1/s (default ${SD.alpha}); baumgarte only`).optional(),
+  beta: nonNegative(`Baumgarte β, 1/s² (default ${SD.beta}); baumgarte only`).optional(),
+  relaxation: positive(`SPOOK relaxation d, steps (default ${SD.relaxation}); spook only`).optional(),
+  compliance: nonNegative(`SPOOK compliance ε of hard rows, m/N or rad/(N·m) (default ${SD.compliance}); spook only`).optional(),
 }), 'constraint stabilization (default: projection)', 'Stabilization');
 
 export const ModelFileSchema = doc(z.strictObject({
   $schema: doc(z.string(), 'optional JSON Schema reference for editors; ignored').optional(),
   version: doc(z.literal(MODEL_FORMAT_VERSION), 'format version, currently 1'),
   description: doc(z.string(), 'free text; ignored').optional(),
-  gravity: vec3('gravitational acceleration, m/s²').default([0, 0, -9.81]),
-  integrator: doc(z.enum(INTEGRATORS), 'time integrator').default('implicit-euler'),
-  step: positive('step size h, s').default(0.01),
+  gravity: vec3('gravitational acceleration, m/s²').default([...DEFAULT_SETTINGS.gravity]),
+  integrator: doc(z.enum(INTEGRATORS), 'time integrator').default(DEFAULT_SETTINGS.integrator),
+  step: positive('step size h, s').default(DEFAULT_SETTINGS.step),
   duration: positive('default simulated time for `vinculum run`, s (default 5)').optional(),
   particles: z.array(ParticleSchema).default([]),
   bodies: z.array(BodySchema).default([]),

@@ -70,6 +70,9 @@ export interface Stabilization {
   compliance?: number;
 }
 
+/** the defaults of the Baumgarte and SPOOK parameters (see Stabilization) */
+export const STABILIZATION_DEFAULTS = Object.freeze({ alpha: 40, beta: 400, relaxation: 4, compliance: 1e-10 });
+
 /** the parameters object of a model, with documented defaults */
 export interface ModelSettings {
   /** constraint stabilization (default { method: 'projection' }) */
