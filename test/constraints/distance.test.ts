@@ -8,7 +8,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import { ModelBuilder } from '../../src/model/builder.js';
-import type { Model, Vec3Tuple, QuatTuple } from '../../src/model/model.js';
+import type { Model } from '../../src/model/model.js';
 import type { PointRef } from '../../src/model/points.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
 import { ModelError } from '../../src/model/errors.js';
@@ -18,12 +18,7 @@ import { context, flow, perturb } from '../helpers/constraints.js';
 const TOL = 1e-6;
 const FD_EPS = 1e-3;
 
-function randomVec(r: () => number, s = 1): Vec3Tuple { return [s * (2 * r() - 1), s * (2 * r() - 1), s * (2 * r() - 1)]; }
-function randomQuat(r: () => number): QuatTuple {
-  const q: QuatTuple = [r() - 0.5, r() - 0.5, r() - 0.5, r() - 0.5];
-  const n = Math.hypot(...q);
-  return q.map((x) => x / n) as QuatTuple;
-}
+import { randomVec, randomQuat } from '../helpers/numeric.js';
 
 type End = 'particle' | 'marker' | 'world' | 'static-particle' | 'static-marker';
 

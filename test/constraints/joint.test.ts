@@ -25,12 +25,7 @@ const TOL = 1e-6;
 const FD_EPS = 1e-3;
 type Side = 'body' | 'world' | 'static';
 
-function randomVec(r: () => number, s = 1): Vec3Tuple { return [s * (2 * r() - 1), s * (2 * r() - 1), s * (2 * r() - 1)]; }
-function randomQuat(r: () => number): QuatTuple {
-  const q: QuatTuple = [r() - 0.5, r() - 0.5, r() - 0.5, r() - 0.5];
-  const n = Math.hypot(...q);
-  return q.map((x) => x / n) as QuatTuple;
-}
+import { randomVec, randomQuat } from '../helpers/numeric.js';
 const axisQuat = (k: number, angle: number) => quatFromAxisAngle(new Float64Array(4), Float64Array.from([0, 1, 2].map((i) => (i === k ? 1 : 0))), angle);
 
 /** bodies A and B at random poses (a side may be the world or non-dynamic) and a joint at a random world frame */

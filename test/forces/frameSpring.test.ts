@@ -21,12 +21,7 @@ import { Simulation } from '../../src/simulation.js';
 const TOL = 1e-6;
 const PARAMS: FrameSpringParams = { translationalStiffness: 120, rotationalStiffness: 35, translationalDamping: 4, rotationalDamping: 1.5 };
 
-function randomVec(r: () => number, s = 1): Vec3Tuple { return [s * (2 * r() - 1), s * (2 * r() - 1), s * (2 * r() - 1)]; }
-function randomQuat(r: () => number): QuatTuple {
-  const q: QuatTuple = [r() - 0.5, r() - 0.5, r() - 0.5, r() - 0.5];
-  const n = Math.hypot(...q);
-  return q.map((x) => x / n) as QuatTuple;
-}
+import { randomVec, randomQuat } from '../helpers/numeric.js';
 function tuple4(q: Float64Array): QuatTuple { return [q[0]!, q[1]!, q[2]!, q[3]!]; }
 
 type Side = 'body' | 'world' | 'static';

@@ -7,16 +7,11 @@ import { ModelBuilder } from '../../src/model/builder.js';
 import { checkJacobians, forceEval, rng } from '../helpers/fd.js';
 import { AxialSpring, PathSpring } from '../../src/forces/pathSpring.js';
 import { LinearMaterial, QuadraticStrainMaterial, ExponentialLigament, stressStiffnessSplit, type AxialMaterial } from '../../src/forces/materials.js';
-import type { Vec3Tuple, QuatTuple } from '../../src/model/model.js';
+import type { Vec3Tuple } from '../../src/model/model.js';
 
 const TOL = 1e-6;
 
-function randomVec(r: () => number, s = 1): Vec3Tuple { return [s * (2 * r() - 1), s * (2 * r() - 1), s * (2 * r() - 1)]; }
-function randomQuat(r: () => number): QuatTuple {
-  const q: QuatTuple = [r() - 0.5, r() - 0.5, r() - 0.5, r() - 0.5];
-  const n = Math.hypot(...q);
-  return q.map((x) => x / n) as QuatTuple;
-}
+import { randomVec, randomQuat } from '../helpers/numeric.js';
 
 /** a builder with two random bodies (offset centres of mass, full inertia) and two particles */
 function scene(seed: number, gravity: Vec3Tuple = [0, 0, 0]) {

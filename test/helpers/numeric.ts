@@ -37,3 +37,13 @@ export function matMul3(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
   }
   return out;
 }
+
+/** a vector with entries uniform in [−s, s) */
+export function randomVec(r: () => number, s = 1): [number, number, number] { return [s * (2 * r() - 1), s * (2 * r() - 1), s * (2 * r() - 1)]; }
+
+/** a random unit quaternion (w, x, y, z) */
+export function randomQuat(r: () => number): [number, number, number, number] {
+  const q: [number, number, number, number] = [r() - 0.5, r() - 0.5, r() - 0.5, r() - 0.5];
+  const n = Math.hypot(...q);
+  return [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
+}

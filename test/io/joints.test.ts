@@ -7,7 +7,6 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { loadModel } from '../../src/io/loader.js';
-import { ModelError } from '../../src/model/errors.js';
 import { Kinematics } from '../../src/model/kinematics.js';
 import { Simulation } from '../../src/simulation.js';
 import { Joint } from '../../src/constraints/joint.js';
@@ -15,25 +14,10 @@ import { DistanceConstraint } from '../../src/constraints/distance.js';
 import type { ConstraintContext } from '../../src/constraints/constraint.js';
 import type { Model } from '../../src/model/model.js';
 
-/** a version-1 file with these fields; the string "INF" becomes the literal 1e400 */
-function text(fields: Record<string, unknown>): string {
-  return JSON.stringify({ version: 1, ...fields }).replace(/"INF"/g, '1e400');
-}
-const load = (fields: Record<string, unknown>): Model => loadModel(text(fields));
+import { load, errorOf, text } from '../helpers/modelFile.js';
 
-/** the one-line ModelError that loading raises */
-function errorFor(fields: Record<string, unknown>): string {
-  try {
-    load(fields);
-  } catch (e) {
-    if (e instanceof ModelError) {
-      expect(e.message).not.toContain('\n');
-      return e.message;
-    }
-    throw e;
-  }
-  throw new Error('the model loaded without an error');
-}
+/** the one-line message of the ModelError that loading raises */
+const errorFor = (fields: Record<string, unknown>): string => errorOf(text(fields)).message;
 
 const box = (name: string, position: number[], extra: Record<string, unknown> = {}) =>
   ({ name, shape: { type: 'box', size: [0.2, 0.1, 0.05] }, mass: 1, position, ...extra });

@@ -16,25 +16,8 @@ import { LinearMaterial, QuadraticStrainMaterial, ExponentialLigament } from '..
 import { shapePrincipalInertia } from '../../src/math/spatial.js';
 import type { Model } from '../../src/model/model.js';
 
-/** a version-1 file with these fields; the string "INF" becomes the literal 1e400 */
-function text(fields: Record<string, unknown>): string {
-  return JSON.stringify({ version: 1, ...fields }).replace(/"INF"/g, '1e400');
-}
-const load = (fields: Record<string, unknown>): Model => loadModel(text(fields));
+import { text, load, errorOf } from '../helpers/modelFile.js';
 
-/** the ModelError that loading raises; fails the test if it loads or throws something else */
-function errorOf(src: string, source?: string): ModelError {
-  try {
-    loadModel(src, source);
-  } catch (e) {
-    if (e instanceof ModelError) {
-      expect(e.message).not.toContain('\n');
-      return e;
-    }
-    throw e;
-  }
-  throw new Error('the model loaded without an error');
-}
 const errorFor = (fields: Record<string, unknown>): ModelError => errorOf(text(fields));
 
 const particle = (name: string, position: unknown[] = [0, 0, 0], extra: Record<string, unknown> = {}) => ({ name, mass: 1, position, ...extra });
