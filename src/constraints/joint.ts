@@ -43,7 +43,7 @@
  */
 import type { RigidBody, Vec3Tuple, QuatTuple } from '../model/model.js';
 import type { BilateralConstraint, ConstraintContext } from './constraint.js';
-import { ModelError } from '../model/errors.js';
+import { ModelError, unitQuaternion } from '../model/errors.js';
 import { quatToMat3, quatMul, quatConj } from '../math/quat.js';
 import { mulAtB3 } from '../math/mat3.js';
 import { type Pose, pose, poseRelative } from '../math/transform.js';
@@ -75,15 +75,7 @@ export const GIMBAL_SINGULAR_TOL = 1e-7;
 /** w² + v_k² (angle) or the squared radii of the universal atan2 pairs below which those maps degenerate */
 const DEGENERATE_SQ = 1e-18;
 
-/** a unit quaternion from a tuple; throws ModelError when zero or not finite */
-function unitQuat(path: string, q: readonly number[]): Float64Array {
-  if (q.length !== 4 || !q.every(Number.isFinite)) throw new ModelError(path, `quaternion ${JSON.stringify(q)} is not finite`);
-  const n = Math.hypot(q[0]!, q[1]!, q[2]!, q[3]!);
-  if (!(n > 1e-12)) throw new ModelError(path, `quaternion ${JSON.stringify(q)} has zero length`);
-  return Float64Array.from(q, (v) => v / n);
-}
-
-/** per-row values from a scalar or an array; finite and ≥ 0 */
+/** per-row values from a scalar or an array; finite and ≥ 0 (> 0 with `positive`) */
 function perRow(path: string, v: number | readonly number[] | undefined, rows: number, positive = false): Float64Array {
   const out = new Float64Array(rows);
   if (v === undefined) return out;
@@ -159,7 +151,7 @@ export class Joint implements BilateralConstraint {
     for (const [f, p, q, key] of frames) {
       if (p.length !== 3 || !p.every(Number.isFinite)) throw new ModelError(`${path}.${key}.position`, `must be finite (got ${JSON.stringify(p)})`);
       f.p.set(p);
-      f.q.set(unitQuat(`${path}.${key}.orientation`, q));
+      f.q.set(unitQuaternion(`${path}.${key}.orientation`, q));
     }
     // the sign of q_CD: w ≥ 0 at q0 (flip q_BD, the same rotation)
     const qC = quatMul(new Float64Array(4), bodyQuat(bodyA, q0), this.fa.q);
@@ -187,7 +179,7 @@ export class Joint implements BilateralConstraint {
     position: Vec3Tuple, orientation: QuatTuple, spec: JointSpec): Joint {
     const path = `joint "${name}"`;
     if (position.length !== 3 || !position.every(Number.isFinite)) throw new ModelError(`${path}.position`, `must be finite (got ${JSON.stringify(position)})`);
-    const qW = unitQuat(`${path}.orientation`, orientation);
+    const qW = unitQuaternion(`${path}.orientation`, orientation);
     // X_AC = X_WA⁻¹ X_WF and X_BD = X_WB⁻¹ X_WF (a world side keeps X_WF)
     const X_WF = pose(position, qW), X = pose(), tmp = pose();
     const local = (b: RigidBody | null): [Vec3Tuple, QuatTuple] => {

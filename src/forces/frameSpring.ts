@@ -64,7 +64,7 @@
 import type { ForceEffector, ForceContext } from './force.js';
 import type { RigidBody, Vec3Tuple, QuatTuple } from '../model/model.js';
 import type { BlockPattern, BlockMatrix } from '../assembly/blockSparse.js';
-import { ModelError } from '../model/errors.js';
+import { ModelError, unitQuaternion } from '../model/errors.js';
 import { skew, mul3 } from '../math/mat3.js';
 import { quatMul, quatConj, quatToRotationVector } from '../math/quat.js';
 import { pose, poseRelative } from '../math/transform.js';
@@ -140,11 +140,7 @@ export class FrameSpring implements ForceEffector {
     if (!this.p.every(Number.isFinite)) throw new ModelError(path, 'attachment positions must be finite');
     this.qf = new Float64Array(8);
     const quats = [q1A, q2B];
-    for (let s = 0; s < 2; s++) {
-      const q = quats[s]!, n = Math.hypot(...q);
-      if (!Number.isFinite(n) || !(n > 1e-12)) throw new ModelError(`${path}.${s === 0 ? 'q1A' : 'q2B'}`, `quaternion ${JSON.stringify(q)} is zero or not finite`);
-      for (let k = 0; k < 4; k++) this.qf[4 * s + k] = q[k]! / n;
-    }
+    for (let s = 0; s < 2; s++) this.qf.set(unitQuaternion(`${path}.${s === 0 ? 'q1A' : 'q2B'}`, quats[s]!), 4 * s);
   }
 
   /**
@@ -154,9 +150,7 @@ export class FrameSpring implements ForceEffector {
   static atWorldFrame(name: string, bodyA: RigidBody | null, bodyB: RigidBody | null, q0: Float64Array,
     position: Vec3Tuple, orientation: QuatTuple, params: FrameSpringParams): FrameSpring {
     // the world frame's unit quaternion
-    const n = Math.hypot(...orientation);
-    if (!Number.isFinite(n) || !(n > 1e-12)) throw new ModelError(`frame spring "${name}".orientation`, `quaternion ${JSON.stringify(orientation)} is zero or not finite`);
-    const qW = Float64Array.from(orientation, (v) => v / n);
+    const qW = unitQuaternion(`frame spring "${name}".orientation`, orientation);
     // the frame in each side's coordinates, X_BF = X_WB⁻¹ X_WF (the world side keeps X_WF)
     const X_WF = pose(position, qW), X_BF = pose(), tmp = pose();
     const local = (b: RigidBody | null): [Vec3Tuple, QuatTuple] => {

@@ -9,7 +9,7 @@ import type { ModelBuilder } from '../model/builder.js';
 import { DEFAULT_SETTINGS, type Stabilization, type Vec3Tuple, type QuatTuple } from '../model/model.js';
 import type { PointRef } from '../model/points.js';
 import { POINT_WORLD } from '../model/points.js';
-import { ModelError } from '../model/errors.js';
+import { ModelError, unitQuaternion } from '../model/errors.js';
 import { Joint } from '../constraints/joint.js';
 import { jointLayout } from '../constraints/jointRows.js';
 import { DistanceConstraint } from '../constraints/distance.js';
@@ -92,7 +92,7 @@ function frameJoint(b: ModelBuilder, j: Exclude<JointJson, { type: 'distance' }>
     return atPath(prefix, at, () => Joint.atWorldAxis(name, A, B, q0, p, axis, spec));
   }
   const o: QuatTuple = j.frame?.orientation ? [...j.frame.orientation] : [1, 0, 0, 0];
-  if (!(Math.hypot(...o) > 1e-12)) throw new ModelError(`${at}.frame.orientation`, `quaternion ${JSON.stringify(o)} is zero or not finite`);
+  unitQuaternion(`${at}.frame.orientation`, o);
   return atPath(prefix, at, () => Joint.atWorldFrame(name, A, B, q0, p, o, spec));
 }
 

@@ -11,7 +11,7 @@ import { ModelFileSchema, MODEL_FORMAT_VERSION, FORCE_TYPES, JOINT_KINDS, type M
 import { addJoints, pointRef, stabilization } from './joints.js';
 import { ModelBuilder, type BodySpec } from '../model/builder.js';
 import type { Model } from '../model/model.js';
-import { ModelError } from '../model/errors.js';
+import { ModelError, unitQuaternion } from '../model/errors.js';
 import { pointAt } from '../model/points.js';
 import { shapeVolume, shapePrincipalInertia } from '../math/spatial.js';
 import { LinearMaterial, QuadraticStrainMaterial, ExponentialLigament, type AxialMaterial } from '../forces/materials.js';
@@ -172,8 +172,7 @@ function pathSpring(b: ModelBuilder, q0: Float64Array, f: Extract<ForceJson, { t
 function frameSpring(b: ModelBuilder, f: Extract<ForceJson, { type: 'frame-spring' }>, name: string, at: string, q0: Float64Array): FrameSpring {
   const [A, B] = b.sides(f.bodyA, f.bodyB, at, 'frame springs attach to bodies or "world"');
   const o = f.frame.orientation;
-  const norm = Math.hypot(...o);
-  if (!Number.isFinite(norm) || !(norm > 1e-12)) throw new ModelError(`${at}.frame.orientation`, `quaternion ${JSON.stringify(o)} is zero or not finite`);
+  unitQuaternion(`${at}.frame.orientation`, o);
   try {
     return FrameSpring.atWorldFrame(name, A, B, q0, [...f.frame.position], [...o], {
       translationalStiffness: f.translationalStiffness, rotationalStiffness: f.rotationalStiffness,

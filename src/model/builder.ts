@@ -4,7 +4,7 @@
  */
 import { Model, DEFAULT_SETTINGS, type Component, type Marker, type ModelSettings, type Vec3Tuple, type QuatTuple, type Particle, type RigidBody } from './model.js';
 import { type PointRef, POINT_PARTICLE, POINT_BODY, POINT_WORLD } from './points.js';
-import { ModelError } from './errors.js';
+import { ModelError, unitQuaternion } from './errors.js';
 import type { ForceEffector } from '../forces/force.js';
 import type { BilateralConstraint } from '../constraints/constraint.js';
 import { cholesky3, symmetricEigenvalues3 } from '../math/mat3.js';
@@ -119,9 +119,7 @@ export class ModelBuilder {
     if (e3 > (e1 + e2) * (1 + 1e-9)) {
       throw new ModelError(`${path}.inertia`, `principal moments ${[e1, e2, e3].map((e) => e.toPrecision(4)).join(', ')} violate the triangle inequality (no rigid body has them)`);
     }
-    const o = s.orientation ?? [1, 0, 0, 0];
-    const n = Math.hypot(...o);
-    if (!Number.isFinite(n) || !(n > 1e-12)) throw new ModelError(`${path}.orientation`, `quaternion ${JSON.stringify(o)} is zero or not finite`);
+    const o = unitQuaternion(`${path}.orientation`, s.orientation ?? [1, 0, 0, 0]);
     finite(`${path}.com`, s.com);
     finite(`${path}.position`, s.position);
     finite(`${path}.velocity`, s.velocity);
@@ -139,7 +137,7 @@ export class ModelBuilder {
       qOffset: this.q.length, uOffset: this.u.length, block: dynamic ? this.nBlocks++ : -1,
       inertia: J, com: Float64Array.from(s.com ?? [0, 0, 0]),
     };
-    this.q.push(...(s.position ?? [0, 0, 0]), o[0] / n, o[1] / n, o[2] / n, o[3] / n);
+    this.q.push(...(s.position ?? [0, 0, 0]), o[0]!, o[1]!, o[2]!, o[3]!);
     this.u.push(...(s.velocity ?? [0, 0, 0]), ...(s.angularVelocity ?? [0, 0, 0]));
     this.components.push(b);
     this.pointDamping.push(s.linearDamping ?? 0);

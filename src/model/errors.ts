@@ -16,3 +16,13 @@ export class DivergenceError extends Error {
     this.name = 'DivergenceError';
   }
 }
+
+/**
+ * q [w, x, y, z] normalised; a zero-length or non-finite quaternion is a ModelError at `path`
+ * (every orientation a model file or builder takes goes through this one check)
+ */
+export function unitQuaternion(path: string, q: readonly number[]): Float64Array {
+  const n = q.length === 4 ? Math.hypot(q[0]!, q[1]!, q[2]!, q[3]!) : NaN;
+  if (!Number.isFinite(n) || !(n > 1e-12)) throw new ModelError(path, `quaternion ${JSON.stringify(q)} is zero or not finite`);
+  return Float64Array.from(q, (v) => v / n);
+}
