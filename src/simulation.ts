@@ -97,28 +97,20 @@ export class Simulation {
       this.scheme(st, h);
       // 9. stabilize: project onto the hard constraints (stabilization 'projection')
       this.projection.run(st.q, st.u);
+      // 10. report, divergence first: a non-finite state fails the step
+      this.checkFinite(st.step + 1, st.t + h);
     } catch (e) {
+      // report the failed step, but keep the last good state
       st.q.set(this.q0);
       st.u.set(this.u0);
       if (e instanceof NonFiniteError) throw new DivergenceError(st.step + 1, st.t + h, e.component, e.detail);
       throw e;
     }
-    // 10. report: time, divergence, warnings, the worst joint separation
+    // 10. report: time, warnings, the worst joint separation (of completed steps only)
     st.t += h;
     st.step++;
     if (this.ws.redundant.size > this.reportedRedundant) this.reportRedundant();
     if (this.singularCheck.length > 0) this.checkSingular();
-    try {
-      this.checkFinite();
-    } catch (e) {
-      // report the failed step, but keep the last good state
-      st.q.set(this.q0);
-      st.u.set(this.u0);
-      st.t -= h;
-      st.step--;
-      throw e;
-    }
-    // a step that is rolled back does not count
     this.trackViolation();
   }
 
@@ -168,7 +160,7 @@ export class Simulation {
   }
 
   /** the first component with a non-finite position or velocity, reported as a DivergenceError */
-  private checkFinite(): void {
+  private checkFinite(step: number, t: number): void {
     const { q, u } = this.state;
     let ok = true;
     for (let i = 0; i < q.length && ok; i++) ok = Number.isFinite(q[i]);
@@ -176,8 +168,8 @@ export class Simulation {
     if (ok) return;
     for (const c of this.model.components) {
       const nq = c.kind === 'body' ? 7 : 3, nu = c.kind === 'body' ? 6 : 3;
-      for (let k = 0; k < nq; k++) if (!Number.isFinite(q[c.qOffset + k])) throw new DivergenceError(this.state.step, this.state.t, `${c.kind} "${c.name}"`, 'position became non-finite');
-      for (let k = 0; k < nu; k++) if (!Number.isFinite(u[c.uOffset + k])) throw new DivergenceError(this.state.step, this.state.t, `${c.kind} "${c.name}"`, 'velocity became non-finite');
+      for (let k = 0; k < nq; k++) if (!Number.isFinite(q[c.qOffset + k])) throw new DivergenceError(step, t, `${c.kind} "${c.name}"`, 'position became non-finite');
+      for (let k = 0; k < nu; k++) if (!Number.isFinite(u[c.uOffset + k])) throw new DivergenceError(step, t, `${c.kind} "${c.name}"`, 'velocity became non-finite');
     }
   }
 
