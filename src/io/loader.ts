@@ -162,7 +162,7 @@ function pathSpring(b: ModelBuilder, q0: Float64Array, f: Extract<ForceJson, { t
     for (let s = 0; s < n; s++) if (active[s]) rest += Math.hypot(x[s + 1]![0]! - x[s]![0]!, x[s + 1]![1]! - x[s]![1]!, x[s + 1]![2]! - x[s]![2]!);
   }
   const mat = material(f.material, f.stiffness, f.damping);
-  if (mat.kind !== 'linear' && !(rest > 0)) {
+  if (mat.needsRestLength && !(rest > 0)) {
     const why = f.restLength === undefined ? 'the initial length is 0; give a positive restLength' : 'must be positive';
     throw new ModelError(`${at}.restLength`, `${why} for material ${mat.kind} (its strain divides by the rest length)`);
   }
