@@ -13,7 +13,8 @@
  *                allocation per step of every integrator (heap use after 1000 steps, no GC between)
  *
  * Results go to bench/results/core-<date>.json (written atomically) and are summarised by hand
- * in docs/benchmarks.md.
+ * in docs/benchmarks.md. `npm run bench -- --quick` runs smaller sizes and single runs, to check
+ * the script (results in core-<date>-quick.json; not for the docs).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
