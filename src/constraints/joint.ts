@@ -102,9 +102,10 @@ export class Joint implements BilateralConstraint {
   readonly rowNames: readonly string[];
   /** the readable coordinates, in the order of `coordinates` */
   readonly coordinateNames: readonly string[];
-  /** X_AC and X_BD (the world pose for a world side); do not modify */
-  frameA: Pose;
-  frameB: Pose;
+  /** X_AC (the world pose for a world side): views of the joint's frame, do not modify */
+  get frameA(): Pose { return { p: this.fa.p, q: this.fa.q }; }
+  /** X_BD, likewise */
+  get frameB(): Pose { return { p: this.fb.p, q: this.fb.q }; }
   private readonly layout: JointLayout;
   private readonly fa: JointFrame;
   private readonly fb: JointFrame;
@@ -160,8 +161,6 @@ export class Joint implements BilateralConstraint {
     if (qCD[0]! < 0) for (let i = 0; i < 4; i++) this.fb.q[i] = -this.fb.q[i]!;
     quatToMat3(this.fa.R, this.fa.q);
     quatToMat3(this.fb.R, this.fb.q);
-    this.frameA = { p: this.fa.p, q: this.fa.q };
-    this.frameB = { p: this.fb.p, q: this.fb.q };
     // components and Jacobian blocks (non-dynamic bodies too: their velocity enters ġ)
     this.components = [bodyA, bodyB].filter((b): b is RigidBody => b !== null).map((b) => b.index);
     // both blocks in one allocation (next to each other in memory)
@@ -216,8 +215,6 @@ export class Joint implements BilateralConstraint {
     this.k.adopt(pool.subarray(0, JOINT_KINEMATICS_SIZE));
     this.fa.adopt(pool.subarray(JOINT_KINEMATICS_SIZE, JOINT_KINEMATICS_SIZE + 16));
     this.fb.adopt(pool.subarray(JOINT_KINEMATICS_SIZE + 16, JOINT_KINEMATICS_SIZE + 32));
-    this.frameA = { p: this.fa.p, q: this.fa.q };
-    this.frameB = { p: this.fb.p, q: this.fb.q };
     const G = pool.subarray(JOINT_KINEMATICS_SIZE + 32, JOINT_KINEMATICS_SIZE + 32 + 2 * r6);
     if (this.GA) { G.set(this.GA, 0); this.GA = G.subarray(0, r6); }
     if (this.GB) { G.set(this.GB, r6); this.GB = G.subarray(r6, 2 * r6); }
