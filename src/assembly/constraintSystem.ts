@@ -105,6 +105,16 @@ export class ConstraintSystem {
     }
   }
 
+  /**
+   * G u ← G(q) u on every row, from the Jacobian blocks of the last full evaluation (the positions
+   * of that evaluation must still hold): the velocity projection's product, by the routine
+   * `evaluate` uses, with u in the velocity layout (no gather into the solve layout)
+   */
+  mulKept(u: Float64Array): void {
+    const cons = this.model.constraints, rowStart = this.model.rowStart;
+    for (let ci = 0; ci < cons.length; ci++) this.rowsTimesU(ci, cons[ci]!.rows, rowStart[ci]!, u);
+  }
+
   /** registers the G blocks on the pattern (before it is built) */
   register(pattern: BlockPattern): void {
     const cons = this.model.constraints, comps = this.model.components;

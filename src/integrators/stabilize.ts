@@ -106,9 +106,8 @@ export class Projection {
       for (let i = 0; i < m; i++) rhs[n + i] = cs.hard[i] ? -cs.Gu[i]! : 0;
       ws.solveDirect(rhs, x);
       ws.scatterAdd(u, x, 1);
-      // G(q⁺) u from the assembled G(q⁺)
-      ws.gather(x, u);
-      ws.mulConstraintRows(cs.Gu, x);
+      // G(q⁺) u from the Jacobian blocks of the evaluation at q⁺
+      cs.mulKept(u);
     }
   }
 

@@ -28,7 +28,7 @@ class Tension implements AxialMaterial {
 import { BlockMatrix } from '../assembly/blockSparse.js';
 import { StepSolver, type StepSolverOptions, type SolveReport } from '../solvers/stepSolver.js';
 import { quatIntegrateWorld } from '../math/quat.js';
-import { spatialInertiaOf, spatialInertiaInverseOf, spatialScratch } from '../math/spatial.js';
+import { spatialInertiaInto, spatialInertiaInverseOf, spatialScratch } from '../math/spatial.js';
 import { skew, mul3 } from '../math/mat3.js';
 
 /** raised inside a step; Simulation.step turns it into a DivergenceError with the step number */
@@ -104,14 +104,11 @@ export class Workspace {
     const M = this.M, kin = this.fs.kin, model = this.model;
     kin.update(q);
     // each diagonal block is overwritten; M is zero everywhere else from construction
-    const JW = kin.JW;
+    const JW = kin.JW, cW = kin.cW, values = M.values, colBase = this.fs.layout.colBase;
     for (let b = 0; b < model.blockComponent.length; b++) {
       const c = model.components[model.blockComponent[b]!]!, s = this.slotDiag[b]!;
       if (c.kind === 'particle') { for (let k = 0; k < 3; k++) M.setEntry(s, k, k, c.mass); continue; }
-      for (let k = 0; k < 3; k++) this.c3[k] = kin.cW[3 * c.index + k]!;
-      for (let k = 0; k < 9; k++) this.J9[k] = JW[9 * c.index + k]!;
-      spatialInertiaOf(this.M6, this.compMass, c.index, this.c3, this.J9, this.sp);
-      M.setDense(s, this.M6, 6, 6);
+      spatialInertiaInto(values, colBase, 6 * s, 1, this.compMass, c.index, cW, 3 * c.index, JW, 9 * c.index);
     }
   }
 
@@ -360,21 +357,6 @@ export class Workspace {
   storeLambda(x: Float64Array, s: number, w = 0, accel = false): void {
     const n = this.model.nSolve, cs = this.cs, lam = cs.lambda;
     for (let i = 0; i < lam.length; i++) lam[i] = w * lam[i]! + (accel && !cs.hard[i] ? s * cs.lambdaForce[i]! : -s * x[n + i]!);
-  }
-
-  /** out (m) ← G x for a KKT-layout x, from the assembled constraint blocks (Gm) */
-  mulConstraintRows(out: Float64Array, x: Float64Array): void {
-    const L = this.fs.layout, n = this.model.nSolve, v = this.Gm.values, split = this.fs.split;
-    out.fill(0);
-    for (let j = 0; j < n; j++) {
-      const xj = x[j]!;
-      if (xj === 0) continue;
-      // the constraint rows of column j start at split[j]
-      for (let p = split[j]!; p < L.colPtr[j + 1]!; p++) {
-        const r = L.rowIdx[p]! - n;
-        out[r] = out[r]! + v[p]! * xj;
-      }
-    }
   }
 
   /** out (solve layout) ← v (velocity layout) */

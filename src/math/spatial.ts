@@ -35,18 +35,39 @@ export function spatialInertia(out: Mat6, m: number, c: Vec3, J: Mat3, s: Spatia
  * `spatialInertia` with the mass read from masses[i]. The step loop calls this form: it passes no
  * double, and V8 boxes a double passed to a call it does not inline (16 B per body and call).
  */
-export function spatialInertiaOf(out: Mat6, masses: Float64Array, i: number, c: Vec3, J: Mat3, s: SpatialScratch): Mat6 {
-  const m = masses[i]!, C = s.C;
-  skew(C, c);
-  mul3(s.T, C, C);
-  // upper-left m I, upper-right −m[c], lower-left m[c]
-  out.fill(0);
-  out[0] = m; out[7] = m; out[14] = m;
-  for (let r = 0; r < 3; r++) for (let k = 0; k < 3; k++) { out[6 * r + 3 + k] = -m * C[3 * r + k]!; out[6 * (3 + r) + k] = m * C[3 * r + k]!; }
-  // lower-right J − m[c][c]
-  for (let k = 0; k < 9; k++) s.U[k] = J[k]! - m * s.T[k]!;
-  put3(out, 1, 1, s.U, 1);
+export function spatialInertiaOf(out: Mat6, masses: Float64Array, i: number, c: Vec3, J: Mat3, _s: SpatialScratch): Mat6 {
+  spatialInertiaInto(out, ROW_MAJOR_6, 0, 6, masses, i, c, 0, J, 0);
   return out;
+}
+
+/** column starts of a row-major 6×6 (entry (r, k) at k + 6r) */
+const ROW_MAJOR_6: Int32Array = Int32Array.of(0, 1, 2, 3, 4, 5);
+
+/**
+ * The spatial inertia of body i written as entry (r, k) ↦ out[colBase[cb + k] + r·rowStride]
+ * (a block of a column-major sparse matrix: rowStride 1), with m = masses[i], c = c[co..co+3)
+ * and J = J[jo..jo+9) (row-major, symmetric): the mass stage writes M straight into the step
+ * matrix. With [c][c] = c cᵀ − |c|² I the lower-right block J − m[c][c] is J − m c cᵀ + m|c|² I,
+ * and each mirror pair gets the same products, so M is exactly symmetric when J is.
+ */
+export function spatialInertiaInto(out: Float64Array, colBase: Int32Array, cb: number, rowStride: number,
+  masses: Float64Array, i: number, c: Float64Array, co: number, J: Float64Array, jo: number): void {
+  const m = masses[i]!, cx = c[co]!, cy = c[co + 1]!, cz = c[co + 2]!;
+  const mx = m * cx, my = m * cy, mz = m * cz, mcc = mx * cx + my * cy + mz * cz;
+  const k0 = colBase[cb]!, k1 = colBase[cb + 1]!, k2 = colBase[cb + 2]!, k3 = colBase[cb + 3]!, k4 = colBase[cb + 4]!, k5 = colBase[cb + 5]!;
+  const r1 = rowStride, r2 = 2 * rowStride, r3 = 3 * rowStride, r4 = 4 * rowStride, r5 = 5 * rowStride;
+  // columns 0-2: m I on top, m[c] below ([c] = [[0, −cz, cy], [cz, 0, −cx], [−cy, cx, 0]])
+  out[k0] = m; out[k0 + r1] = 0; out[k0 + r2] = 0; out[k0 + r3] = 0; out[k0 + r4] = mz; out[k0 + r5] = -my;
+  out[k1] = 0; out[k1 + r1] = m; out[k1 + r2] = 0; out[k1 + r3] = -mz; out[k1 + r4] = 0; out[k1 + r5] = mx;
+  out[k2] = 0; out[k2 + r1] = 0; out[k2 + r2] = m; out[k2 + r3] = my; out[k2 + r4] = -mx; out[k2 + r5] = 0;
+  // columns 3-5: −m[c] on top, J − m c cᵀ + m|c|² I below
+  const xy = mx * cy, xz = mx * cz, yz = my * cz;
+  out[k3] = 0; out[k3 + r1] = -mz; out[k3 + r2] = my;
+  out[k3 + r3] = J[jo]! - mx * cx + mcc; out[k3 + r4] = J[jo + 3]! - xy; out[k3 + r5] = J[jo + 6]! - xz;
+  out[k4] = mz; out[k4 + r1] = 0; out[k4 + r2] = -mx;
+  out[k4 + r3] = J[jo + 1]! - xy; out[k4 + r4] = J[jo + 4]! - my * cy + mcc; out[k4 + r5] = J[jo + 7]! - yz;
+  out[k5] = -my; out[k5 + r1] = mx; out[k5 + r2] = 0;
+  out[k5 + r3] = J[jo + 2]! - xz; out[k5 + r4] = J[jo + 5]! - yz; out[k5 + r5] = J[jo + 8]! - mz * cz + mcc;
 }
 
 /** out = M⁻¹ in closed form (000 §0.1); returns false if J is singular */

@@ -42,6 +42,7 @@ interface WasmKernels {
   solve: (count: number, pLx: number, pDinv: number, pW: number, pAcc: number, pFirst: number, pRowPtr: number, pRows: number, pPanel: number) => void;
   factor: (count: number, pLx: number, pD: number, pDinv: number, pFirst: number, pRowPtr: number, pRows: number, pPanel: number,
     pUpdPtr: number, pUpdSrc: number, pUpdBeg: number, pUpdEnd: number, pLocal: number, pRel: number, pAcc: number, pWd: number, pCounts: number) => number;
+  load: (nLx: number, nSrc: number, pLx: number, pVals: number, pCPanel: number, pCSrc: number) => void;
   /** byte offsets of the arrays, indexed by W */
   at: Int32Array;
   /** their element counts */
@@ -52,8 +53,11 @@ interface WasmKernels {
   counts: Int32Array;
 }
 
-/** the kernels' arrays in their memory, in this order: the f64 arrays (Lx … wd), then the i32 ones */
-const W = { Lx: 0, D: 1, Dinv: 2, w: 3, acc: 4, wd: 5, first: 6, rowPtr: 7, rows: 8, panelPtr: 9, updPtr: 10, updSource: 11, updBegin: 12, updEnd: 13, local: 14, rel: 15, counts: 16 } as const;
+/** the kernels' arrays in their memory, in this order: the f64 arrays (Lx … vals), then the i32 ones */
+const W = {
+  Lx: 0, D: 1, Dinv: 2, w: 3, acc: 4, wd: 5, vals: 6,
+  first: 7, rowPtr: 8, rows: 9, panelPtr: 10, updPtr: 11, updSource: 12, updBegin: 13, updEnd: 14, local: 15, rel: 16, counts: 17, cPanel: 18, cSrc: 19,
+} as const;
 /** the first i32 array */
 const W_I32 = W.first;
 
@@ -192,6 +196,7 @@ export class SupernodalLdlt {
   private readonly acc3: Float64Array;
   private readonly acc4: Float64Array;
   private readonly w: Float64Array;     // (n) solve vector
+  private readonly vals: Float64Array;  // (nnzA) A's values as the kernels' load reads them (empty without WebAssembly)
   private readonly kernel: WasmKernels | null;
 
   /** `wasm` false keeps everything in JavaScript (default: WebAssembly where it exists) */
@@ -206,12 +211,14 @@ export class SupernodalLdlt {
       this.Dinv = new Float64Array(mem, k.at[W.Dinv]!, n);
       this.w = new Float64Array(mem, k.at[W.w]!, n);
       this.acc = new Float64Array(mem, k.at[W.acc]!, nAcc);
+      this.vals = new Float64Array(mem, k.at[W.vals]!, sn.symbolic.nnzA);
     } else {
       this.Lx = new Float64Array(nLx);
       this.D = new Float64Array(n);
       this.Dinv = new Float64Array(n);
       this.w = new Float64Array(n);
       this.acc = new Float64Array(nAcc);
+      this.vals = new Float64Array(0);
     }
     this.local = new Int32Array(sn.n);
     this.rel = new Int32Array(Math.max(1, sn.maxRows));
@@ -231,7 +238,8 @@ export class SupernodalLdlt {
   private static instantiate(sn: SupernodalSymbolic, nLx: number, nAcc: number): WasmKernels | null {
     const n = sn.n, nu = sn.updSource.length, nc1 = sn.count + 1;
     // element counts in the order of W (f64: 8 bytes, i32: 4), each start 8-byte aligned
-    const lengths = [nLx, n, n, n, nAcc, Math.max(1, sn.maxCols), nc1, nc1, sn.rows.length, nc1, nc1, nu, nu, nu, n, nAcc, 2];
+    const nA = Math.max(1, sn.symbolic.nnzA), nS = Math.max(1, sn.cPanel.length);
+    const lengths = [nLx, n, n, n, nAcc, Math.max(1, sn.maxCols), nA, nc1, nc1, sn.rows.length, nc1, nc1, nu, nu, nu, n, nAcc, 2, nS, nS];
     const offsets = new Int32Array(lengths.length);
     let bytes = 0;
     for (let i = 0; i < lengths.length; i++) { offsets[i] = bytes; bytes += 8 * Math.ceil(((i < W_I32 ? 8 : 4) * lengths[i]!) / 8); }
@@ -244,14 +252,15 @@ export class SupernodalLdlt {
     } catch {
       return null;
     }
-    const solve = instance.exports['solve'], factor = instance.exports['factor'];
-    if (typeof solve !== 'function' || typeof factor !== 'function') throw new Error('supernodal.wat: the module lacks solve or factor (run npm run kernels)');
+    const solve = instance.exports['solve'], factor = instance.exports['factor'], load = instance.exports['load'];
+    if (typeof solve !== 'function' || typeof factor !== 'function' || typeof load !== 'function') throw new Error('supernodal.wat: the module lacks solve, factor or load (run npm run kernels)');
     // the index arrays, copied once
     const buf = mem.buffer, put = (slot: number, a: Int32Array) => new Int32Array(buf, offsets[slot]!, a.length).set(a);
     put(W.first, sn.first); put(W.rowPtr, sn.rowPtr); put(W.rows, sn.rows); put(W.panelPtr, sn.panelPtr);
     put(W.updPtr, sn.updPtr); put(W.updSource, sn.updSource); put(W.updBegin, sn.updBegin); put(W.updEnd, sn.updEnd);
+    put(W.cPanel, sn.cPanel); put(W.cSrc, sn.symbolic.Csrc);
     return {
-      solve: solve as WasmKernels['solve'], factor: factor as WasmKernels['factor'], lengths: Int32Array.from(lengths),
+      solve: solve as WasmKernels['solve'], factor: factor as WasmKernels['factor'], load: load as WasmKernels['load'], lengths: Int32Array.from(lengths),
       at: offsets, memory: buf, counts: new Int32Array(buf, offsets[W.counts]!, 2),
     };
   }
@@ -269,9 +278,14 @@ export class SupernodalLdlt {
   factor(values: Float64Array): LdltResult {
     const k = this.kernel;
     if (!k) return this.factorJs(values);
-    this.load(values);
+    // A's values into the kernels' memory (a copy), loaded into the panels there
+    const a = k.at, res = this.result, sym = this.sn.symbolic, nA = sym.nnzA;
+    if (values.length < nA) throw new Error('SupernodalLdlt.factor: values shorter than the pattern');
+    res.ok = false; res.positive = 0; res.negative = 0; res.zeroAt = -1;
+    if (values.length === nA) this.vals.set(values);
+    else for (let i = 0; i < nA; i++) this.vals[i] = values[i]!;
+    k.load(this.Lx.length, this.sn.cPanel.length, a[W.Lx]!, a[W.vals]!, a[W.cPanel]!, a[W.cSrc]!);
     // the updates and the dense panel factorizations in WebAssembly
-    const a = k.at, res = this.result;
     const failed = k.factor(this.sn.count, a[W.Lx]!, a[W.D]!, a[W.Dinv]!, a[W.first]!, a[W.rowPtr]!, a[W.rows]!, a[W.panelPtr]!,
       a[W.updPtr]!, a[W.updSource]!, a[W.updBegin]!, a[W.updEnd]!, a[W.local]!, a[W.rel]!, a[W.acc]!, a[W.wd]!, a[W.counts]!);
     res.positive = k.counts[0]!; res.negative = k.counts[1]!;

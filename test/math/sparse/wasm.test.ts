@@ -107,8 +107,8 @@ describe('WebAssembly supernodal factorization and solve', () => {
       const sn = new SupernodalSymbolic(sym);
       const L = new SupernodalLdlt(sn).wasmLayout!;
       const need: Record<string, number> = {
-        Lx: sn.panelPtr[sn.count]!, D: sn.n, Dinv: sn.n, w: sn.n, acc: sn.maxRows, wd: sn.maxCols,
-        first: sn.count + 1, rowPtr: sn.count + 1, rows: sn.rows.length, panelPtr: sn.count + 1,
+        Lx: sn.panelPtr[sn.count]!, D: sn.n, Dinv: sn.n, w: sn.n, acc: sn.maxRows, wd: sn.maxCols, vals: sym.nnzA,
+        cPanel: sn.cPanel.length, cSrc: sn.cPanel.length, first: sn.count + 1, rowPtr: sn.count + 1, rows: sn.rows.length, panelPtr: sn.count + 1,
         updPtr: sn.count + 1, updSource: sn.updSource.length, updBegin: sn.updSource.length, updEnd: sn.updSource.length,
         local: sn.n, rel: sn.maxRows, counts: 2,
       };
