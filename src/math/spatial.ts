@@ -28,14 +28,11 @@ export function spatialScratch(): SpatialScratch {
 /** out = M, the 6×6 spatial inertia about the frame origin (000 §0.1) */
 export function spatialInertia(out: Mat6, m: number, c: Vec3, J: Mat3, s: SpatialScratch): Mat6 {
   s.m[0] = m;
-  return spatialInertiaOf(out, s.m, 0, c, J, s);
+  return spatialInertiaOf(out, s.m, 0, c, J);
 }
 
-/**
- * `spatialInertia` with the mass read from masses[i]. The step loop calls this form: it passes no
- * double, and V8 boxes a double passed to a call it does not inline (16 B per body and call).
- */
-export function spatialInertiaOf(out: Mat6, masses: Float64Array, i: number, c: Vec3, J: Mat3, _s: SpatialScratch): Mat6 {
+/** `spatialInertia` with the mass read from masses[i] (no double argument; see spatialInertiaInverseOf) */
+export function spatialInertiaOf(out: Mat6, masses: Float64Array, i: number, c: Vec3, J: Mat3): Mat6 {
   spatialInertiaInto(out, ROW_MAJOR_6, 0, 6, masses, i, c, 0, J, 0);
   return out;
 }
@@ -47,13 +44,14 @@ const ROW_MAJOR_6: Int32Array = Int32Array.of(0, 1, 2, 3, 4, 5);
  * The spatial inertia of body i written as entry (r, k) ↦ out[colBase[cb + k] + r·rowStride]
  * (a block of a column-major sparse matrix: rowStride 1), with m = masses[i], c = c[co..co+3)
  * and J = J[jo..jo+9) (row-major, symmetric): the mass stage writes M straight into the step
- * matrix. With [c][c] = c cᵀ − |c|² I the lower-right block J − m[c][c] is J − m c cᵀ + m|c|² I,
- * and each mirror pair gets the same products, so M is exactly symmetric when J is.
+ * matrix. With [c][c] = c cᵀ − |c|² I the lower-right block J − m[c][c] is J − m c cᵀ + m|c|² I:
+ * off the diagonal J − m c_r c_k, on it J + m(|c|² − c_r²) summed without the cancelling term.
+ * Each mirror pair gets the same products, so M is exactly symmetric when J is.
  */
 export function spatialInertiaInto(out: Float64Array, colBase: Int32Array, cb: number, rowStride: number,
   masses: Float64Array, i: number, c: Float64Array, co: number, J: Float64Array, jo: number): void {
   const m = masses[i]!, cx = c[co]!, cy = c[co + 1]!, cz = c[co + 2]!;
-  const mx = m * cx, my = m * cy, mz = m * cz, mcc = mx * cx + my * cy + mz * cz;
+  const mx = m * cx, my = m * cy, mz = m * cz;
   const k0 = colBase[cb]!, k1 = colBase[cb + 1]!, k2 = colBase[cb + 2]!, k3 = colBase[cb + 3]!, k4 = colBase[cb + 4]!, k5 = colBase[cb + 5]!;
   const r1 = rowStride, r2 = 2 * rowStride, r3 = 3 * rowStride, r4 = 4 * rowStride, r5 = 5 * rowStride;
   // columns 0-2: m I on top, m[c] below ([c] = [[0, −cz, cy], [cz, 0, −cx], [−cy, cx, 0]])
@@ -63,11 +61,11 @@ export function spatialInertiaInto(out: Float64Array, colBase: Int32Array, cb: n
   // columns 3-5: −m[c] on top, J − m c cᵀ + m|c|² I below
   const xy = mx * cy, xz = mx * cz, yz = my * cz;
   out[k3] = 0; out[k3 + r1] = -mz; out[k3 + r2] = my;
-  out[k3 + r3] = J[jo]! - mx * cx + mcc; out[k3 + r4] = J[jo + 3]! - xy; out[k3 + r5] = J[jo + 6]! - xz;
+  out[k3 + r3] = J[jo]! + (my * cy + mz * cz); out[k3 + r4] = J[jo + 3]! - xy; out[k3 + r5] = J[jo + 6]! - xz;
   out[k4] = mz; out[k4 + r1] = 0; out[k4 + r2] = -mx;
-  out[k4 + r3] = J[jo + 1]! - xy; out[k4 + r4] = J[jo + 4]! - my * cy + mcc; out[k4 + r5] = J[jo + 7]! - yz;
+  out[k4 + r3] = J[jo + 1]! - xy; out[k4 + r4] = J[jo + 4]! + (mx * cx + mz * cz); out[k4 + r5] = J[jo + 7]! - yz;
   out[k5] = -my; out[k5 + r1] = mx; out[k5 + r2] = 0;
-  out[k5 + r3] = J[jo + 2]! - xz; out[k5 + r4] = J[jo + 5]! - yz; out[k5 + r5] = J[jo + 8]! - mz * cz + mcc;
+  out[k5 + r3] = J[jo + 2]! - xz; out[k5 + r4] = J[jo + 5]! - yz; out[k5 + r5] = J[jo + 8]! + (mx * cx + my * cy);
 }
 
 /** out = M⁻¹ in closed form (000 §0.1); returns false if J is singular */
@@ -76,7 +74,10 @@ export function spatialInertiaInverse(out: Mat6, m: number, c: Vec3, J: Mat3, s:
   return spatialInertiaInverseOf(out, s.m, 0, c, J, s);
 }
 
-/** `spatialInertiaInverse` with the mass read from masses[i] (no double argument; see spatialInertiaOf) */
+/**
+ * `spatialInertiaInverse` with the mass read from masses[i]. The step loop calls this form: it
+ * passes no double, and V8 boxes a double passed to a call it does not inline (16 B per call).
+ */
 export function spatialInertiaInverseOf(out: Mat6, masses: Float64Array, i: number, c: Vec3, J: Mat3, s: SpatialScratch): boolean {
   const m = masses[i]!;
   if (!invert3(s.Ji, J)) return false;

@@ -19,7 +19,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  spatialInertia, spatialInertiaInverse, spatialInertiaFactor, spatialScratch, shapeVolume, shapePrincipalInertia,
+  spatialInertia, spatialInertiaInto, spatialInertiaInverse, spatialInertiaFactor, spatialScratch, shapeVolume, shapePrincipalInertia,
   type Shape,
 } from '../../src/math/spatial.js';
 import {
@@ -183,6 +183,29 @@ describe('spatial inertia M, M⁻¹ and M = G Gᵀ (000 §0.1)', () => {
       for (let i = 0; i < 3; i++) { bd[7 * i] = m; for (let j = 0; j < 3; j++) bd[6 * (3 + i) + 3 + j] = J[3 * i + j]!; }
       expect(maxAbsDiff(M, bd)).toBe(0);
     }
+  });
+
+  it('spatialInertiaInto writes into a column-major block (the mass stage\'s form) the matrix spatialInertia writes row-major', () => {
+    // a 6×6 block at value index 40 of a padded column-major array, columns 9 apart, inputs at offsets
+    const r = rng(7), colBase = Int32Array.from({ length: 12 }, (_, k) => (k < 6 ? 0 : 40 + 9 * (k - 6)));
+    for (let k = 0; k < 50; k++) {
+      const { m, c, J } = randBody(r);
+      spatialInertia(M, m, c, J, s);
+      const out = new Float64Array(40 + 9 * 6).fill(NaN), cs = new Float64Array(5), Js = new Float64Array(11);
+      cs.set(c, 2); Js.set(J, 2);
+      spatialInertiaInto(out, colBase, 6, 1, Float64Array.of(0, m), 1, cs, 2, Js, 2);
+      for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) expect(out[40 + 9 * j + i]).toBe(M[6 * i + j]);
+      // the padding is untouched
+      for (let j = 0; j < 6; j++) for (let i = 6; i < 9 && 40 + 9 * j + i < out.length; i++) expect(out[40 + 9 * j + i]).toBeNaN();
+    }
+  });
+
+  it('regression: a centre of mass along x leaves J_xx exact (J + m(|c|² − c_x²) summed without cancellation)', () => {
+    // summed as J − m c_x² + m|c|², J_xx picked up rounding of m c_x² when |c| is large against J
+    const J = mat3(); J[0] = 1e-3; J[4] = 2e-3; J[8] = 3e-3;
+    spatialInertia(M, 5, Float64Array.of(12.345, 0, 0), J, s);
+    expect(M[6 * 3 + 3]).toBe(1e-3);
+    expect(M[6 * 4 + 4]).toBe(2e-3 + 5 * 12.345 * 12.345);
   });
 
   it('closed-form M⁻¹: M M⁻¹ = M⁻¹ M = I to 1e-12, and equals a dense Gauss-Jordan inverse', () => {

@@ -20,9 +20,11 @@
  *   densely: d_c is the pivot, column c below it is divided by d_c, and the later columns of the
  *   panel are updated (right-looking inside the panel);
  * - the solves run over the panels: L z = P b column by column, D, then Lᵀ.
- * The updates, the dense panel factorizations and the solves run as WebAssembly
- * (./wasm/supernodal.wat) wherever WebAssembly exists: on the 100-link chain's KKT matrix a
- * solve takes 11–12 µs against 28 in JavaScript, a factorization 17 against 61 µs. They do the
+ * Loading A into the panels, the updates, the dense panel factorizations and the solves run as
+ * WebAssembly (./wasm/supernodal.wat) wherever WebAssembly exists: on the 100-link chain's KKT
+ * matrix a solve takes 11–12 µs against 28 in JavaScript, a factorization with its loading
+ * 26–28 µs (of which 2 µs copy A's values into the kernels' memory; 37 µs while the loading was
+ * JavaScript). They do the
  * same operations in the same order as `factorJs` and `solveJs` (the JavaScript versions: the
  * fallback, and the tests' oracle), so for finite input they give the same bits; the kernel
  * updates one target column at a time and skips a zero multiplier, where the JavaScript version

@@ -1,7 +1,7 @@
 ;; The supernodal LDLᵀ factorization and solve (x ← A⁻¹ x with P A Pᵀ = L D Lᵀ) as WebAssembly,
 ;; compiled to the bytes embedded in ./kernels.ts by `npm run kernels` (scripts/kernels.mjs, with
-;; wabt); a test checks that the embedded bytes are this file's compilation, and that both
-;; functions give the bits of SupernodalLdlt.factorJs and solveJs (../supernodal.ts). The module
+;; wabt); a test checks that the embedded bytes are this file's compilation, and that load with
+;; factor, and solve, give the bits of SupernodalLdlt.factorJs and solveJs (../supernodal.ts). The module
 ;; is kept under 4 KB: browsers have refused to compile larger modules synchronously on the main
 ;; thread (Chrome's limit was 4 KB; newer versions allow more).
 ;; The solve, operation for operation as solveJs, on w = P x, which the caller writes into the
