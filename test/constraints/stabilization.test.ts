@@ -124,11 +124,14 @@ describe('projection at large steps', () => {
     expect(sim.diagnostics.projectionUnconverged).toBe(0);
   });
 
-  it('never adds energy by projecting, even where the step is too large to stay on the joints (implicit Euler, h = 1/60)', () => {
-    const sim = new Simulation(chainOfBodies(100, { integrator: 'implicit-euler', step: 1 / 60 }));
+  it('never adds energy by projecting, even where the step is too large to stay on the joints (implicit Euler, h = 1/30)', () => {
+    // h = 1/60 used to be such a step; since a change of summation order in the velocity
+    // projection it holds the joints there (docs/constraints.md: the outcome is rounding-sensitive)
+    const sim = new Simulation(chainOfBodies(100, { integrator: 'implicit-euler', step: 1 / 30 }));
     const E0 = sim.energy().total;
     let rise = -Infinity;
-    sim.steps(300, (s) => { rise = Math.max(rise, s.energy().total - E0); });
+    sim.steps(150, (s) => { rise = Math.max(rise, s.energy().total - E0); });
+    expect(sim.diagnostics.projectionUnconverged).toBeGreaterThan(0);
     expect(rise).toBeLessThanOrEqual(0);
     expect(Number.isFinite(sim.energy().total)).toBe(true);
   });
