@@ -28,12 +28,7 @@ export function spatialScratch(): SpatialScratch {
 /** out = M, the 6×6 spatial inertia about the frame origin (000 §0.1) */
 export function spatialInertia(out: Mat6, m: number, c: Vec3, J: Mat3, s: SpatialScratch): Mat6 {
   s.m[0] = m;
-  return spatialInertiaOf(out, s.m, 0, c, J);
-}
-
-/** `spatialInertia` with the mass read from masses[i] (no double argument; see spatialInertiaInverseOf) */
-export function spatialInertiaOf(out: Mat6, masses: Float64Array, i: number, c: Vec3, J: Mat3): Mat6 {
-  spatialInertiaInto(out, ROW_MAJOR_6, 0, 6, masses, i, c, 0, J, 0);
+  spatialInertiaInto(out, ROW_MAJOR_6, 0, 6, s.m, 0, c, 0, J, 0);
   return out;
 }
 

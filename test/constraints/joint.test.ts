@@ -20,12 +20,12 @@ import { mat3ToRpy, rpyToMat3, omegaToRpyRate } from '../../src/math/rpy.js';
 import { pose, poseCompose, poseInverse, type Pose } from '../../src/math/transform.js';
 import { relErr, rng } from '../helpers/fd.js';
 import { context, flow, perturb } from '../helpers/constraints.js';
+import { randomVec, randomQuat } from '../helpers/numeric.js';
 
 const TOL = 1e-6;
 const FD_EPS = 1e-3;
 type Side = 'body' | 'world' | 'static';
 
-import { randomVec, randomQuat } from '../helpers/numeric.js';
 const axisQuat = (k: number, angle: number) => quatFromAxisAngle(new Float64Array(4), Float64Array.from([0, 1, 2].map((i) => (i === k ? 1 : 0))), angle);
 
 /** bodies A and B at random poses (a side may be the world or non-dynamic) and a joint at a random world frame */

@@ -281,9 +281,7 @@ export class SupernodalLdlt {
     const k = this.kernel;
     if (!k) return this.factorJs(values);
     // A's values into the kernels' memory (a copy), loaded into the panels there
-    const a = k.at, res = this.result, sym = this.sn.symbolic, nA = sym.nnzA;
-    if (values.length < nA) throw new Error('SupernodalLdlt.factor: values shorter than the pattern');
-    res.ok = false; res.positive = 0; res.negative = 0; res.zeroAt = -1;
+    const a = k.at, res = this.result, nA = this.begin(values);
     if (values.length === nA) this.vals.set(values);
     else for (let i = 0; i < nA; i++) this.vals[i] = values[i]!;
     k.load(this.Lx.length, this.sn.cPanel.length, a[W.Lx]!, a[W.vals]!, a[W.cPanel]!, a[W.cSrc]!);
@@ -296,11 +294,18 @@ export class SupernodalLdlt {
     return res;
   }
 
-  /** resets the result and loads A into the panels (zero elsewhere) */
-  private load(values: Float64Array): void {
-    const sym = this.sn.symbolic, cPanel = this.sn.cPanel, Csrc = sym.Csrc, Lx = this.Lx, res = this.result;
-    if (values.length < sym.nnzA) throw new Error('SupernodalLdlt.factor: values shorter than the pattern');
+  /** checks that values cover the pattern and resets the result; returns nnzA */
+  private begin(values: Float64Array): number {
+    const nA = this.sn.symbolic.nnzA, res = this.result;
+    if (values.length < nA) throw new Error('SupernodalLdlt.factor: values shorter than the pattern');
     res.ok = false; res.positive = 0; res.negative = 0; res.zeroAt = -1;
+    return nA;
+  }
+
+  /** resets the result and loads A into the panels (zero elsewhere) in JavaScript: factorJs's loading */
+  private load(values: Float64Array): void {
+    const cPanel = this.sn.cPanel, Csrc = this.sn.symbolic.Csrc, Lx = this.Lx;
+    this.begin(values);
     Lx.fill(0);
     for (let s = 0; s < cPanel.length; s++) Lx[cPanel[s]!]! += values[Csrc[s]!]!;
   }
