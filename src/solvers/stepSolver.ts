@@ -12,7 +12,7 @@
  */
 import { LdltSymbolic, checkInertia, type LdltOrdering } from '../math/sparse/ldlt.js';
 import { SupernodalSymbolic, SupernodalLdlt } from '../math/sparse/supernodal.js';
-import { cscMatVec, cscTransposeMap, cscSymmetrizeValues, type Csc } from '../math/sparse/csc.js';
+import { cscTransposeMap, cscSymmetrizeValues, type Csc } from '../math/sparse/csc.js';
 import { refineSolve, type RefineResult } from '../math/sparse/refine.js';
 import { Gmres } from '../math/sparse/gmres.js';
 import type { BlockLayout } from '../assembly/blockSparse.js';
@@ -88,7 +88,15 @@ export class StepSolver {
   private A: Csc = { n: 0, colPtr: new Int32Array(1), rowIdx: new Int32Array(0), values: new Float64Array(0) };
   private readonly refineResult: RefineResult = { iterations: 0, residual: 0, converged: false };
   readonly report: SolveReport = { iterations: 0, residual: 0, converged: true, inertia: null };
-  private readonly apply = (out: Float64Array, x: Float64Array): void => { cscMatVec(out, this.A, x); };
+  /**
+   * A x = S x + N x: S from the factorization's copy of its values (WebAssembly where the solves
+   * are), then the skew entries. A symmetric A has no skew entries.
+   */
+  private readonly apply = (out: Float64Array, x: Float64Array): void => {
+    this.numeric!.multiply(out, x);
+    const at = this.skewAt, val = this.skewVal, rows = this.A.rowIdx, cols = this.colOf;
+    for (let t = 0; t < this.nSkew; t++) { const k = at[t]!; out[rows[k]!] += val[t]! * x[cols[k]!]!; }
+  };
   private readonly solveS = (x: Float64Array): void => { this.numeric!.solve(x); };
   /** A z = S z + (A − S) z = v + N z for z = S⁻¹ v: only the entries of the skew part N */
   private readonly applyPreconditioned = (out: Float64Array, v: Float64Array, z: Float64Array): void => {
@@ -163,6 +171,7 @@ export class StepSolver {
     if (symmetric) {
       this.skew = 0;
       this.scale = 1;
+      this.nSkew = 0;
     } else {
       cscSymmetrizeValues(this.sym, this.A, this.tmap);
       // the skew part N = A − S, kept as a list of its nonzero entries

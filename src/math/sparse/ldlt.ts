@@ -91,9 +91,9 @@ export class LdltSymbolic {
   readonly nnzL: number;
   /** nnzL: row indices of L, column by column (rows increasing within a column) */
   readonly Li: Int32Array;
-  /** copies of the input pattern, for samePattern */
-  private readonly colPtr: Int32Array;
-  private readonly rowIdx: Int32Array;
+  /** (n + 1), (nnzA): copies of the input pattern (samePattern; the supernodal multiply) */
+  readonly colPtr: Int32Array;
+  readonly rowIdx: Int32Array;
 
   constructor(n: number, colPtr: Int32Array, rowIdx: Int32Array, opts: LdltSymbolicOptions = {}) {
     checkPattern(n, colPtr, rowIdx);

@@ -45,6 +45,7 @@ interface WasmKernels {
   factor: (count: number, pLx: number, pD: number, pDinv: number, pFirst: number, pRowPtr: number, pRows: number, pPanel: number,
     pUpdPtr: number, pUpdSrc: number, pUpdBeg: number, pUpdEnd: number, pLocal: number, pRel: number, pAcc: number, pWd: number, pCounts: number) => number;
   load: (nLx: number, nSrc: number, pLx: number, pVals: number, pCPanel: number, pCSrc: number) => void;
+  multiply: (n: number, pColPtr: number, pRowsA: number, pVals: number, pX: number, pY: number) => void;
   /** byte offsets of the arrays, indexed by W */
   at: Int32Array;
   /** their element counts */
@@ -57,8 +58,9 @@ interface WasmKernels {
 
 /** the kernels' arrays in their memory, in this order: the f64 arrays (Lx … vals), then the i32 ones */
 const W = {
-  Lx: 0, D: 1, Dinv: 2, w: 3, acc: 4, wd: 5, vals: 6,
-  first: 7, rowPtr: 8, rows: 9, panelPtr: 10, updPtr: 11, updSource: 12, updBegin: 13, updEnd: 14, local: 15, rel: 16, counts: 17, cPanel: 18, cSrc: 19,
+  Lx: 0, D: 1, Dinv: 2, w: 3, acc: 4, wd: 5, vals: 6, y: 7,
+  first: 8, rowPtr: 9, rows: 10, panelPtr: 11, updPtr: 12, updSource: 13, updBegin: 14, updEnd: 15, local: 16, rel: 17, counts: 18, cPanel: 19, cSrc: 20,
+  colPtrA: 21, rowsA: 22,
 } as const;
 /** the first i32 array */
 const W_I32 = W.first;
@@ -198,7 +200,8 @@ export class SupernodalLdlt {
   private readonly acc3: Float64Array;
   private readonly acc4: Float64Array;
   private readonly w: Float64Array;     // (n) solve vector
-  private readonly vals: Float64Array;  // (nnzA) A's values as the kernels' load reads them (empty without WebAssembly)
+  private readonly vals: Float64Array;  // (nnzA) the values of the last factorization (in the kernels' memory with WebAssembly): load and multiply read them
+  private readonly y: Float64Array;     // (n) the product of multiply (in the kernels' memory; empty without WebAssembly)
   private readonly kernel: WasmKernels | null;
 
   /** `wasm` false keeps everything in JavaScript (default: WebAssembly where it exists) */
@@ -214,13 +217,15 @@ export class SupernodalLdlt {
       this.w = new Float64Array(mem, k.at[W.w]!, n);
       this.acc = new Float64Array(mem, k.at[W.acc]!, nAcc);
       this.vals = new Float64Array(mem, k.at[W.vals]!, sn.symbolic.nnzA);
+      this.y = new Float64Array(mem, k.at[W.y]!, n);
     } else {
       this.Lx = new Float64Array(nLx);
       this.D = new Float64Array(n);
       this.Dinv = new Float64Array(n);
       this.w = new Float64Array(n);
       this.acc = new Float64Array(nAcc);
-      this.vals = new Float64Array(0);
+      this.vals = new Float64Array(sn.symbolic.nnzA);
+      this.y = new Float64Array(0);
     }
     this.local = new Int32Array(sn.n);
     this.rel = new Int32Array(Math.max(1, sn.maxRows));
@@ -241,7 +246,7 @@ export class SupernodalLdlt {
     const n = sn.n, nu = sn.updSource.length, nc1 = sn.count + 1;
     // element counts in the order of W (f64: 8 bytes, i32: 4), each start 8-byte aligned
     const nA = Math.max(1, sn.symbolic.nnzA), nS = Math.max(1, sn.cPanel.length);
-    const lengths = [nLx, n, n, n, nAcc, Math.max(1, sn.maxCols), nA, nc1, nc1, sn.rows.length, nc1, nc1, nu, nu, nu, n, nAcc, 2, nS, nS];
+    const lengths = [nLx, n, n, n, nAcc, Math.max(1, sn.maxCols), nA, n, nc1, nc1, sn.rows.length, nc1, nc1, nu, nu, nu, n, nAcc, 2, nS, nS, n + 1, nA];
     const offsets = new Int32Array(lengths.length);
     let bytes = 0;
     for (let i = 0; i < lengths.length; i++) { offsets[i] = bytes; bytes += 8 * Math.ceil(((i < W_I32 ? 8 : 4) * lengths[i]!) / 8); }
@@ -254,15 +259,19 @@ export class SupernodalLdlt {
     } catch {
       return null;
     }
-    const solve = instance.exports['solve'], factor = instance.exports['factor'], load = instance.exports['load'];
-    if (typeof solve !== 'function' || typeof factor !== 'function' || typeof load !== 'function') throw new Error('supernodal.wat: the module lacks solve, factor or load (run npm run kernels)');
+    const solve = instance.exports['solve'], factor = instance.exports['factor'], load = instance.exports['load'], multiply = instance.exports['multiply'];
+    if (typeof solve !== 'function' || typeof factor !== 'function' || typeof load !== 'function' || typeof multiply !== 'function') {
+      throw new Error('supernodal.wat: the module lacks solve, factor, load or multiply (run npm run kernels)');
+    }
     // the index arrays, copied once
     const buf = mem.buffer, put = (slot: number, a: Int32Array) => new Int32Array(buf, offsets[slot]!, a.length).set(a);
     put(W.first, sn.first); put(W.rowPtr, sn.rowPtr); put(W.rows, sn.rows); put(W.panelPtr, sn.panelPtr);
     put(W.updPtr, sn.updPtr); put(W.updSource, sn.updSource); put(W.updBegin, sn.updBegin); put(W.updEnd, sn.updEnd);
     put(W.cPanel, sn.cPanel); put(W.cSrc, sn.symbolic.Csrc);
+    put(W.colPtrA, sn.symbolic.colPtr); put(W.rowsA, sn.symbolic.rowIdx);
     return {
-      solve: solve as WasmKernels['solve'], factor: factor as WasmKernels['factor'], load: load as WasmKernels['load'], lengths: Int32Array.from(lengths),
+      solve: solve as WasmKernels['solve'], factor: factor as WasmKernels['factor'], load: load as WasmKernels['load'],
+      multiply: multiply as WasmKernels['multiply'], lengths: Int32Array.from(lengths),
       at: offsets, memory: buf, counts: new Int32Array(buf, offsets[W.counts]!, 2),
     };
   }
@@ -280,10 +289,9 @@ export class SupernodalLdlt {
   factor(values: Float64Array): LdltResult {
     const k = this.kernel;
     if (!k) return this.factorJs(values);
-    // A's values into the kernels' memory (a copy), loaded into the panels there
-    const a = k.at, res = this.result, nA = this.begin(values);
-    if (values.length === nA) this.vals.set(values);
-    else for (let i = 0; i < nA; i++) this.vals[i] = values[i]!;
+    // A's values into the kernels' memory (a copy, by begin), loaded into the panels there
+    const a = k.at, res = this.result;
+    this.begin(values);
     k.load(this.Lx.length, this.sn.cPanel.length, a[W.Lx]!, a[W.vals]!, a[W.cPanel]!, a[W.cSrc]!);
     // the updates and the dense panel factorizations in WebAssembly
     const failed = k.factor(this.sn.count, a[W.Lx]!, a[W.D]!, a[W.Dinv]!, a[W.first]!, a[W.rowPtr]!, a[W.rows]!, a[W.panelPtr]!,
@@ -294,12 +302,39 @@ export class SupernodalLdlt {
     return res;
   }
 
-  /** checks that values cover the pattern and resets the result; returns nnzA */
-  private begin(values: Float64Array): number {
+  /** checks that values cover the pattern, keeps a copy of them (for load and multiply) and resets the result */
+  private begin(values: Float64Array): void {
     const nA = this.sn.symbolic.nnzA, res = this.result;
     if (values.length < nA) throw new Error('SupernodalLdlt.factor: values shorter than the pattern');
+    if (values.length === nA) this.vals.set(values);
+    else for (let i = 0; i < nA; i++) this.vals[i] = values[i]!;
     res.ok = false; res.positive = 0; res.negative = 0; res.zeroAt = -1;
-    return nA;
+  }
+
+  /**
+   * out ← A x for the matrix of the last factorization (its values as given to `factor`, in the
+   * input pattern): the residuals of the solves that polish this factorization's answers. The
+   * operations and their order are cscMatVec's, in WebAssembly or JavaScript alike.
+   */
+  multiply(out: Float64Array, x: Float64Array): Float64Array {
+    const sym = this.sn.symbolic, n = sym.n, k = this.kernel;
+    if (x.length < n || out.length < n) throw new Error(`SupernodalLdlt.multiply: vectors shorter than the matrix (${n})`);
+    if (k) {
+      // x into the solve vector's place (free between solves), the product back from y
+      const a = k.at, w = this.w, y = this.y;
+      for (let i = 0; i < n; i++) w[i] = x[i]!;
+      k.multiply(n, a[W.colPtrA]!, a[W.rowsA]!, a[W.vals]!, a[W.w]!, a[W.y]!);
+      for (let i = 0; i < n; i++) out[i] = y[i]!;
+      return out;
+    }
+    const colPtr = sym.colPtr, rowIdx = sym.rowIdx, vals = this.vals;
+    out.fill(0, 0, n);
+    for (let j = 0; j < n; j++) {
+      const xj = x[j]!;
+      if (xj === 0) continue;
+      for (let p = colPtr[j]!; p < colPtr[j + 1]!; p++) out[rowIdx[p]!]! += vals[p]! * xj;
+    }
+    return out;
   }
 
   /** resets the result and loads A into the panels (zero elsewhere) in JavaScript: factorJs's loading */

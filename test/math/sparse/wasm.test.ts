@@ -2,7 +2,7 @@
  * The WebAssembly supernodal factorization and solve (src/math/sparse/wasm/supernodal.wat):
  * - the bytes embedded in kernels.ts are the compilation of the .wat source (wabt);
  * - for finite input they give the bits of the JavaScript factorization (panels, pivots, pivot
- *   counts) and solve on random quasi-definite KKT matrices in every ordering, with values
+ *   counts), solve and product (cscMatVec's bits) on random quasi-definite KKT matrices in every ordering, with values
  *   zeroed at random inside the pattern, dense and mostly-zero right-hand sides, and a matrix
  *   refactored in place; with NaN or infinite entries, the same failure report;
  * - the arrays in the kernels' memory do not overlap and are as long as the kernels need;
@@ -19,7 +19,7 @@ import { rng } from '../../helpers/numeric.js';
 import { makeKkt, kktArb, orderingOptions } from '../../helpers/kkt.js';
 import { Simulation } from '../../../src/simulation.js';
 import { chainOfBodies } from '../../../examples/scenes.js';
-import type { Csc } from '../../../src/math/sparse/csc.js';
+import { cscMatVec, type Csc } from '../../../src/math/sparse/csc.js';
 import { INTEGRATORS } from '../../../src/integrators/names.js';
 import { loadModel } from '../../../src/io/loader.js';
 import { readFileSync } from 'node:fs';
@@ -69,6 +69,11 @@ describe('WebAssembly supernodal factorization and solve', () => {
         const rhs = Float64Array.from({ length: n }, (_, i) => (i % 4 < zeros ? 0 : Math.sin(1 + i * valSeed)));
         const viaWasm = f.solve(rhs.slice()), viaJs = f.solveJs(rhs.slice());
         expect(Array.from(viaWasm)).toEqual(Array.from(viaJs));
+        // the product with the factored values: cscMatVec's bits, in WebAssembly and in JavaScript
+        const Ax = cscMatVec(new Float64Array(n), csc, rhs);
+        expect(Array.from(f.multiply(new Float64Array(n), rhs))).toEqual(Array.from(Ax));
+        g.factorJs(csc.values);
+        expect(Array.from(g.multiply(new Float64Array(n), rhs))).toEqual(Array.from(Ax));
       }
     }), { numRuns: 200 });
   });
@@ -107,7 +112,7 @@ describe('WebAssembly supernodal factorization and solve', () => {
       const sn = new SupernodalSymbolic(sym);
       const L = new SupernodalLdlt(sn).wasmLayout!;
       const need: Record<string, number> = {
-        Lx: sn.panelPtr[sn.count]!, D: sn.n, Dinv: sn.n, w: sn.n, acc: sn.maxRows, wd: sn.maxCols, vals: sym.nnzA,
+        Lx: sn.panelPtr[sn.count]!, D: sn.n, Dinv: sn.n, w: sn.n, acc: sn.maxRows, wd: sn.maxCols, vals: sym.nnzA, y: sn.n, colPtrA: sn.n + 1, rowsA: sym.nnzA,
         cPanel: sn.cPanel.length, cSrc: sn.cPanel.length, first: sn.count + 1, rowPtr: sn.count + 1, rows: sn.rows.length, panelPtr: sn.count + 1,
         updPtr: sn.count + 1, updSource: sn.updSource.length, updBegin: sn.updSource.length, updEnd: sn.updSource.length,
         local: sn.n, rel: sn.maxRows, counts: 2,

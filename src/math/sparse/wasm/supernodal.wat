@@ -1,7 +1,7 @@
 ;; The supernodal LDLᵀ factorization and solve (x ← A⁻¹ x with P A Pᵀ = L D Lᵀ) as WebAssembly,
 ;; compiled to the bytes embedded in ./kernels.ts by `npm run kernels` (scripts/kernels.mjs, with
 ;; wabt); a test checks that the embedded bytes are this file's compilation, and that load with
-;; factor, and solve, give the bits of SupernodalLdlt.factorJs and solveJs (../supernodal.ts). The module
+;; factor, solve, and multiply give the bits of SupernodalLdlt.factorJs, solveJs and cscMatVec. The module
 ;; is kept under 4 KB: browsers have refused to compile larger modules synchronously on the main
 ;; thread (Chrome's limit was 4 KB; newer versions allow more).
 ;; The solve, operation for operation as solveJs, on w = P x, which the caller writes into the
@@ -136,6 +136,32 @@
           (i32.shl (i32.load (i32.add (local.get $pCSrc) (i32.shl (local.get $i) (i32.const 2)))) (i32.const 3))))))
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
       (br $lS)))
+  )
+
+  ;; y = A x for the values last loaded (SupernodalLdlt.multiply: residuals of the step solve),
+  ;; column by column in the input CSC pattern (colPtrA, rowsA), skipping zero x_j: the operations
+  ;; of cscMatVec (../csc.ts) in its order, so the bits agree.
+  (func $multiply (export "multiply")
+    (param $n i32) (param $pColPtr i32) (param $pRowsA i32) (param $pVals i32) (param $pX i32) (param $pY i32)
+    (local $j i32) (local $k i32) (local $kEnd i32) (local $xj f64) (local $a i32)
+    (memory.fill (local.get $pY) (i32.const 0) (i32.shl (local.get $n) (i32.const 3)))
+    (local.set $j (i32.const 0))
+    (block $dJ (loop $lJ
+      (br_if $dJ (i32.ge_s (local.get $j) (local.get $n)))
+      (local.set $xj (f64.load (i32.add (local.get $pX) (i32.shl (local.get $j) (i32.const 3)))))
+      (if (f64.ne (local.get $xj) (f64.const 0)) (then
+        (local.set $k (i32.load (i32.add (local.get $pColPtr) (i32.shl (local.get $j) (i32.const 2)))))
+        (local.set $kEnd (i32.load (i32.add (local.get $pColPtr) (i32.shl (i32.add (local.get $j) (i32.const 1)) (i32.const 2)))))
+        (block $dK (loop $lK
+          (br_if $dK (i32.ge_s (local.get $k) (local.get $kEnd)))
+          (local.set $a (i32.add (local.get $pY)
+            (i32.shl (i32.load (i32.add (local.get $pRowsA) (i32.shl (local.get $k) (i32.const 2)))) (i32.const 3))))
+          (f64.store (local.get $a) (f64.add (f64.load (local.get $a))
+            (f64.mul (f64.load (i32.add (local.get $pVals) (i32.shl (local.get $k) (i32.const 3)))) (local.get $xj))))
+          (local.set $k (i32.add (local.get $k) (i32.const 1)))
+          (br $lK)))))
+      (local.set $j (i32.add (local.get $j) (i32.const 1)))
+      (br $lJ)))
   )
 
   ;; The numeric factorization after the panels were loaded with A (SupernodalLdlt.factor): for
