@@ -132,7 +132,8 @@ export class StepSolver {
 
   /**
    * Original indices ≥ `from` (constraint rows) whose pivot magnitude is at most tol × the median
-   * magnitude of such pivots, written to `out`; returns that median. Near-zero pivots of
+   * magnitude of such pivots, written to `out`; returns that median, or −1 when none is small
+   * after a successful factorization (the median is then not computed). Near-zero pivots of
    * constraint rows, against the typical one, mean redundant constraints. `scratch` holds the
    * magnitudes (length ≥ n − from). After a failed factorization only the pivots computed before
    * the failure count (the later ones are from an earlier matrix; the failed one is `failedAt`).
@@ -142,9 +143,18 @@ export class StepSolver {
     const num = this.numeric, sym = this.symbolic;
     if (!num || !sym) return 0;
     const end = this.failedAt >= 0 ? sym.pinv[this.failedAt]! : sym.n;
-    let c = 0;
-    for (let k = 0; k < end; k++) if (sym.perm[k]! >= from) scratch[c++] = Number.isFinite(num.D[k]!) ? Math.abs(num.D[k]!) : 0;
+    let c = 0, lo = Infinity, hi = 0;
+    for (let k = 0; k < end; k++) {
+      if (sym.perm[k]! < from) continue;
+      const d = Number.isFinite(num.D[k]!) ? Math.abs(num.D[k]!) : 0;
+      scratch[c++] = d;
+      if (d < lo) lo = d;
+      if (d > hi) hi = d;
+    }
     if (c === 0) return 0;
+    // none small against the largest, so none against the median: after a successful factorization
+    // the median is not needed (the usual case: every factorization of a well-posed model)
+    if (lo > tol * hi && this.failedAt < 0) return -1;
     const median = quickselect(scratch, c, c >> 1);
     for (let k = 0; k < end; k++) {
       const i = sym.perm[k]!;

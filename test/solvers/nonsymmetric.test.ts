@@ -104,6 +104,25 @@ describe('non-symmetric step matrices', () => {
     expect(n).toBeLessThan(N);
   });
 
+  it('flags small constraint pivots against their median, and skips the median when none is small', () => {
+    const model = chainOfBodies(3, { integrator: 'implicit-euler', step: 0.01 });
+    const ws = new Workspace(model), n = model.nSolve, m = model.nRows, s = ws.solver, L = ws.fs.layout;
+    ws.mass(model.initialQ);
+    ws.constraints(model.initialQ, model.initialU, 0.01, 'velocity');
+    expect(s.factor(L, ws.M.values.slice(), n)).toBeNull();
+    const small: number[] = [], scratch = new Float64Array(m);
+    // a well-posed chain: no small pivot, no median computed
+    expect(s.smallPivots(n, 1e-9, small, scratch)).toBe(-1);
+    expect(small).toEqual([]);
+    // a tolerance above the spread of the pivots: those below tol × median are flagged, and the median returned
+    const mags = Array.from({ length: n + m }, (_, k) => k).filter((k) => s.analysis!.perm[k]! >= n).map((k) => Math.abs(ws.solver['numeric']!.D[k]!)).sort((a, b) => a - b);
+    const median = mags[m >> 1]!, tol = 1.0000001 * mags[0]! / median;
+    expect(mags[m - 1]! / mags[0]!).toBeGreaterThan(1 + 1e-6);
+    expect(s.smallPivots(n, tol, small, scratch)).toBe(median);
+    expect(small.length).toBeGreaterThan(0);
+    expect(small.length).toBe(mags.filter((d) => d <= tol * median).length);
+  });
+
   // regression (review): after a failed factorization, the pivots after the failure are an earlier
   // matrix's, and a tiny one among them named a constraint redundant that was not
   it('counts only the pivots computed before a failed pivot as small', () => {
