@@ -126,24 +126,6 @@ export class BlockMatrix {
 
   zero(): void { this.values.fill(0); }
 
-  /**
-   * Zeroes one part of a pattern split at scalar index n (rows and columns below n first):
-   * 'head' is rows < n of columns < n, 'tail' everything else. `split[j]` (j < n) is the first
-   * value index of column j with a row ≥ n. A matrix known to be zero in the other part (the
-   * mass and force Jacobians live in the head, the constraint rows in the tail) is cleared in
-   * contiguous runs without touching the rest.
-   */
-  zeroPart(split: Int32Array, n: number, part: 'head' | 'tail'): void {
-    const v = this.values, cp = this.layout.colPtr;
-    // plain loops: the runs are short (a block column), where fill()'s call costs more than it saves
-    if (part === 'head') {
-      for (let j = 0; j < n; j++) for (let p = cp[j]!; p < split[j]!; p++) v[p] = 0;
-      return;
-    }
-    for (let j = 0; j < n; j++) for (let p = split[j]!; p < cp[j + 1]!; p++) v[p] = 0;
-    v.fill(0, cp[n]!, this.layout.nnz);
-  }
-
   /** the matrix as a CSC view (shares arrays) */
   csc(): Csc { return { n: this.layout.n, colPtr: this.layout.colPtr, rowIdx: this.layout.rowIdx, values: this.values }; }
 

@@ -11,6 +11,9 @@
  *   ∂f_in/∂ω = ( m([ω][c] + [a]) ;  −[ω]J + [Jω] + m[c]([ω][c] + [a]) )
  *   ∂f_in/∂θ = ( m[ω][ω][c] ;  −[ω](J[ω] − [Jω]) − m([b][c] − [c][ω][ω][c]) )
  * Both are non-symmetric (000 §0.23). M(q) itself is frozen at the start of each step.
+ * A body whose origin is its centre of mass (c = 0, so a = b = 0) keeps only
+ *   ∂f_in/∂ω = ( 0 ;  −[ω]J + [Jω] ),   ∂f_in/∂θ = ( 0 ;  −[ω]J[ω] + [ω][Jω] ),
+ * evaluated entry by entry (`addCentred`): [ω][v] = v ωᵀ − (ω·v) I, and row i of P[ω] is P_i × ω.
  */
 import type { ForceEffector, ForceContext } from './force.js';
 import type { Component } from '../model/model.js';
@@ -80,6 +83,7 @@ export class InertialForces implements ForceEffector {
       if (c.kind !== 'body' || s < 0) continue;
       const m = c.mass;
       this.load(ctx, c.index, c.uOffset);
+      if (this.c[0] === 0 && this.c[1] === 0 && this.c[2] === 0) { this.addCentred(s, K, D); continue; }
       skew(this.Sw, this.w); skew(this.Sc, this.c); skew(this.Sa, this.a); skew(this.Sb, this.b); skew(this.SJw, this.Jw);
       // X = [ω][c] + [a]
       mul3(this.X, this.Sw, this.Sc);
@@ -106,6 +110,29 @@ export class InertialForces implements ForceEffector {
       for (let r = 0; r < 9; r++) this.X[r] = -this.X[r]! - m * (this.T2[r]! - this.T1[r]!);
       K.add3(s, 3, 3, this.X, 1);
     }
+  }
+
+  /** the Jacobian blocks of a body with c = 0 (after `load`): D_ωω = −P + [Jω], K_ωθ = −P[ω] + [ω][Jω], P = [ω]J */
+  private addCentred(s: number, K: BlockMatrix, D: BlockMatrix): void {
+    const w = this.w, J = this.J, v = this.Jw, T = this.T1, X = this.X;
+    const wx = w[0]!, wy = w[1]!, wz = w[2]!, vx = v[0]!, vy = v[1]!, vz = v[2]!, wv = wx * vx + wy * vy + wz * vz;
+    for (let j = 0; j < 3; j++) {
+      // column j of P = ω × (column j of J)
+      const a0 = J[j]!, a1 = J[3 + j]!, a2 = J[6 + j]!;
+      T[j] = -(wy * a2 - wz * a1); T[3 + j] = -(wz * a0 - wx * a2); T[6 + j] = -(wx * a1 - wy * a0);
+    }
+    // X = −P[ω] (row i: −P_i × ω, with −P in T), then + v ωᵀ − (ω·v) I
+    for (let i = 0; i < 3; i++) {
+      const p0 = T[3 * i]!, p1 = T[3 * i + 1]!, p2 = T[3 * i + 2]!, vi = i === 0 ? vx : i === 1 ? vy : vz;
+      X[3 * i] = p1 * wz - p2 * wy + vi * wx;
+      X[3 * i + 1] = p2 * wx - p0 * wz + vi * wy;
+      X[3 * i + 2] = p0 * wy - p1 * wx + vi * wz;
+      X[4 * i] = X[4 * i]! - wv;
+    }
+    // T = −P + [Jω]
+    T[1] = T[1]! - vz; T[2] = T[2]! + vy; T[3] = T[3]! + vz; T[5] = T[5]! - vx; T[6] = T[6]! - vy; T[7] = T[7]! + vx;
+    D.add3(s, 3, 3, T, 1);
+    K.add3(s, 3, 3, X, 1);
   }
 
   potentialEnergy(): number { return 0; }
