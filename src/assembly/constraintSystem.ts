@@ -12,7 +12,7 @@
  */
 import { STABILIZATION_DEFAULTS as SD, type Model, type Stabilization } from '../model/model.js';
 import type { ConstraintContext } from '../constraints/constraint.js';
-import type { BlockPattern, BlockMatrix } from './blockSparse.js';
+import type { BlockPattern, BlockMatrix, BlockLayout } from './blockSparse.js';
 
 export class ConstraintSystem {
   readonly m: number;                 // rows
@@ -39,6 +39,11 @@ export class ConstraintSystem {
   private slotCB = new Int32Array(0); // (2 · nConstraints) slot of (constraint, component k)
   private slotBC = new Int32Array(0); // (2 · nConstraints) slot of (component k, constraint)
   private slotCC = new Int32Array(0); // (nConstraints) diagonal slot
+  // where each kept Jacobian entry goes in the values of a matrix on `scatterLayout`: its G entry
+  // and its Gᵀ entry (−1: not scattered this way, a non-dynamic side or a constraint with compliant rows)
+  private scatterLayout: BlockLayout | null = null;
+  private scatterG = new Int32Array(0);  // (Gkeep length)
+  private scatterGT = new Int32Array(0); // (Gkeep length)
   private readonly nb0: number;       // first constraint block
 
   constructor(readonly model: Model) {
@@ -115,6 +120,33 @@ export class ConstraintSystem {
     for (let ci = 0; ci < cons.length; ci++) this.rowsTimesU(ci, cons[ci]!.rows, rowStart[ci]!, u);
   }
 
+  /**
+   * The scatter map of the hard constraints' kept Jacobian entries into a matrix on `layout` (built
+   * once per layout, at the first evaluation into it): entry t of Gkeep, row r and column j of
+   * side k of constraint ci, goes to (r, j) of block (ci, k) and to (j, r) of block (k, ci).
+   */
+  private scatterFor(layout: BlockLayout): void {
+    if (this.scatterLayout === layout) return;
+    const cons = this.model.constraints, cb = layout.colBase;
+    this.scatterG = new Int32Array(this.Gkeep.length).fill(-1);
+    this.scatterGT = new Int32Array(this.Gkeep.length).fill(-1);
+    for (let ci = 0; ci < cons.length; ci++) {
+      if (this.allHard[ci] !== 1) continue;
+      const c = cons[ci]!;
+      for (let k = 0; k < c.components.length; k++) {
+        const s = this.slotCB[2 * ci + k]!, sb = this.slotBC[2 * ci + k]!, cols = this.sideCols[2 * ci + k]!, o = this.keepAt[2 * ci + k]!;
+        if (s < 0) continue;
+        for (let r = 0; r < c.rows; r++) {
+          for (let j = 0; j < cols; j++) {
+            this.scatterG[o + r * cols + j] = cb[6 * s + j]! + r;
+            this.scatterGT[o + r * cols + j] = cb[6 * sb + r]! + j;
+          }
+        }
+      }
+    }
+    this.scatterLayout = layout;
+  }
+
   /** registers the G blocks on the pattern (before it is built) */
   register(pattern: BlockPattern): void {
     const cons = this.model.constraints, comps = this.model.components;
@@ -158,6 +190,7 @@ export class ConstraintSystem {
       return;
     }
     this.evalGm = Gm; this.evalKin = ctx.kin; this.evalGen = ctx.kin.generation; this.evalHardOnly = hardOnly;
+    this.scatterFor(Gm.layout);
     const Gk = this.Gkeep;
     for (let ci = 0; ci < cons.length; ci++) {
       const c = cons[ci]!, r0 = rowStart[ci]!, rows = c.rows, nk = c.components.length;
@@ -170,12 +203,13 @@ export class ConstraintSystem {
         for (let t = 0; t < len; t++) Gk[o + t] = G[t]!;
       }
       this.rowsTimesU(ci, rows, r0, u);
+      // constraints with hard rows only go into Gm whole (also under `hardOnly`), by the scatter below
+      if (this.allHard[ci] === 1) continue;
       for (let k = 0; k < nk; k++) {
         const G = blocks[k]!, cols = this.sideCols[2 * ci + k]!;
         const s = this.slotCB[2 * ci + k]!;
         if (s < 0) continue;
-        // a constraint with hard rows only goes into Gm whole, also under `hardOnly`
-        if (!hardOnly || this.allHard[ci] === 1) {
+        if (!hardOnly) {
           Gm.setDense(s, G, rows, cols);
           Gm.setDenseTransposed(this.slotBC[2 * ci + k]!, G, rows, cols);
           continue;
@@ -194,6 +228,15 @@ export class ConstraintSystem {
           }
         }
       }
+    }
+    // the hard constraints' G and Gᵀ entries into Gm, in one pass over the kept blocks
+    const v = Gm.values, dG = this.scatterG, dGT = this.scatterGT;
+    for (let t = 0; t < Gk.length; t++) {
+      const d = dG[t]!;
+      if (d < 0) continue;
+      const x = Gk[t]!;
+      v[d] = x;
+      v[dGT[t]!] = x;
     }
   }
 
