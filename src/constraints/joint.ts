@@ -131,6 +131,8 @@ export class Joint implements BilateralConstraint {
     for (const b of [bodyA, bodyB]) if (b && b.qOffset + 7 > q0.length) throw new ModelError(path, `q0 does not hold body "${b.name}"`);
     // layout, per-row parameters
     this.layout = jointLayout(spec.type, path);
+    // orientations beyond R_WC: lock and universal rows, and the rotational coordinates
+    this.k.rotations = this.layout.angular.length > 0 || this.layout.universal || this.layout.rotation !== 'none';
     this.type = this.layout.type;
     this.rows = this.layout.rows;
     this.rowNames = this.layout.rowNames;
