@@ -116,7 +116,8 @@ export class Gmres {
   }
 }
 
-function norm(v: Float64Array, n: number): number {
+/** ‖v[0 … n)‖₂ */
+export function norm(v: Float64Array, n: number): number {
   let s = 0;
   for (let i = 0; i < n; i++) s += v[i]! * v[i]!;
   return Math.sqrt(s);
