@@ -238,8 +238,7 @@ export class Workspace {
    * its own convergence; a non-finite result is reported like in `solveWith`.
    */
   solveDirect(rhs: Float64Array, x: Float64Array): void {
-    this.solver.solveDirect(rhs, x);
-    for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i])) this.reportNonFinite(rhs);
+    if (!this.solver.solveDirect(rhs, x)) this.reportNonFinite(rhs);
   }
 
   /**

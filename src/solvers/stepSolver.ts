@@ -257,11 +257,13 @@ export class StepSolver {
 
   /**
    * x ← S⁻¹ b with the factorization alone (no residual, no refinement): for symmetric matrices
-   * inside an iteration that checks its own convergence (the projection).
+   * inside an iteration that checks its own convergence (the projection). Returns false when
+   * some entry of x is not finite.
    */
-  solveDirect(b: Float64Array, x: Float64Array): void {
+  solveDirect(b: Float64Array, x: Float64Array): boolean {
     x.set(b);
     this.numeric!.solve(x);
+    return this.numeric!.finite;
   }
 
   /**

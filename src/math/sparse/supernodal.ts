@@ -41,7 +41,8 @@ import { SUPERNODAL_WASM } from './wasm/kernels.js';
 
 /** the compiled kernels of ./wasm/supernodal.wat and the byte offsets of their arrays in its memory */
 interface WasmKernels {
-  solve: (count: number, pLx: number, pDinv: number, pW: number, pAcc: number, pFirst: number, pRowPtr: number, pRows: number, pPanel: number) => void;
+  solvePerm: (n: number, pPerm: number, pX: number, count: number, pLx: number, pDinv: number, pW: number, pAcc: number,
+    pFirst: number, pRowPtr: number, pRows: number, pPanel: number) => number;
   factor: (count: number, pLx: number, pD: number, pDinv: number, pFirst: number, pRowPtr: number, pRows: number, pPanel: number,
     pUpdPtr: number, pUpdSrc: number, pUpdBeg: number, pUpdEnd: number, pLocal: number, pRel: number, pAcc: number, pWd: number, pCounts: number) => number;
   load: (nLx: number, nSrc: number, pLx: number, pVals: number, pCPanel: number, pCSrc: number) => void;
@@ -58,9 +59,9 @@ interface WasmKernels {
 
 /** the kernels' arrays in their memory, in this order: the f64 arrays (Lx … vals), then the i32 ones */
 const W = {
-  Lx: 0, D: 1, Dinv: 2, w: 3, acc: 4, wd: 5, vals: 6, y: 7,
-  first: 8, rowPtr: 9, rows: 10, panelPtr: 11, updPtr: 12, updSource: 13, updBegin: 14, updEnd: 15, local: 16, rel: 17, counts: 18, cPanel: 19, cSrc: 20,
-  colPtrA: 21, rowsA: 22,
+  Lx: 0, D: 1, Dinv: 2, w: 3, acc: 4, wd: 5, vals: 6, y: 7, x: 8,
+  first: 9, rowPtr: 10, rows: 11, panelPtr: 12, updPtr: 13, updSource: 14, updBegin: 15, updEnd: 16, local: 17, rel: 18, counts: 19, cPanel: 20, cSrc: 21,
+  colPtrA: 22, rowsA: 23, perm: 24,
 } as const;
 /** the first i32 array */
 const W_I32 = W.first;
@@ -202,6 +203,9 @@ export class SupernodalLdlt {
   private readonly w: Float64Array;     // (n) solve vector
   private readonly vals: Float64Array;  // (nnzA) the values of the last factorization (in the kernels' memory with WebAssembly): load and multiply read them
   private readonly y: Float64Array;     // (n) the product of multiply (in the kernels' memory; empty without WebAssembly)
+  private readonly x: Float64Array;     // (n) the right-hand side and solution of a solve, unpermuted (likewise)
+  /** false when the last solve's result has a non-finite entry */
+  finite = true;
   private readonly kernel: WasmKernels | null;
 
   /** `wasm` false keeps everything in JavaScript (default: WebAssembly where it exists) */
@@ -218,6 +222,7 @@ export class SupernodalLdlt {
       this.acc = new Float64Array(mem, k.at[W.acc]!, nAcc);
       this.vals = new Float64Array(mem, k.at[W.vals]!, sn.symbolic.nnzA);
       this.y = new Float64Array(mem, k.at[W.y]!, n);
+      this.x = new Float64Array(mem, k.at[W.x]!, n);
     } else {
       this.Lx = new Float64Array(nLx);
       this.D = new Float64Array(n);
@@ -226,6 +231,7 @@ export class SupernodalLdlt {
       this.acc = new Float64Array(nAcc);
       this.vals = new Float64Array(sn.symbolic.nnzA);
       this.y = new Float64Array(0);
+      this.x = new Float64Array(0);
     }
     this.local = new Int32Array(sn.n);
     this.rel = new Int32Array(Math.max(1, sn.maxRows));
@@ -246,7 +252,7 @@ export class SupernodalLdlt {
     const n = sn.n, nu = sn.updSource.length, nc1 = sn.count + 1;
     // element counts in the order of W (f64: 8 bytes, i32: 4), each start 8-byte aligned
     const nA = Math.max(1, sn.symbolic.nnzA), nS = Math.max(1, sn.cPanel.length);
-    const lengths = [nLx, n, n, n, nAcc, Math.max(1, sn.maxCols), nA, n, nc1, nc1, sn.rows.length, nc1, nc1, nu, nu, nu, n, nAcc, 2, nS, nS, n + 1, nA];
+    const lengths = [nLx, n, n, n, nAcc, Math.max(1, sn.maxCols), nA, n, n, nc1, nc1, sn.rows.length, nc1, nc1, nu, nu, nu, n, nAcc, 2, nS, nS, n + 1, nA, n];
     const offsets = new Int32Array(lengths.length);
     let bytes = 0;
     for (let i = 0; i < lengths.length; i++) { offsets[i] = bytes; bytes += 8 * Math.ceil(((i < W_I32 ? 8 : 4) * lengths[i]!) / 8); }
@@ -259,18 +265,18 @@ export class SupernodalLdlt {
     } catch {
       return null;
     }
-    const solve = instance.exports['solve'], factor = instance.exports['factor'], load = instance.exports['load'], multiply = instance.exports['multiply'];
-    if (typeof solve !== 'function' || typeof factor !== 'function' || typeof load !== 'function' || typeof multiply !== 'function') {
-      throw new Error('supernodal.wat: the module lacks solve, factor, load or multiply (run npm run kernels)');
+    const solvePerm = instance.exports['solvePerm'], factor = instance.exports['factor'], load = instance.exports['load'], multiply = instance.exports['multiply'];
+    if (typeof solvePerm !== 'function' || typeof factor !== 'function' || typeof load !== 'function' || typeof multiply !== 'function') {
+      throw new Error('supernodal.wat: the module lacks solvePerm, factor, load or multiply (run npm run kernels)');
     }
     // the index arrays, copied once
     const buf = mem.buffer, put = (slot: number, a: Int32Array) => new Int32Array(buf, offsets[slot]!, a.length).set(a);
     put(W.first, sn.first); put(W.rowPtr, sn.rowPtr); put(W.rows, sn.rows); put(W.panelPtr, sn.panelPtr);
     put(W.updPtr, sn.updPtr); put(W.updSource, sn.updSource); put(W.updBegin, sn.updBegin); put(W.updEnd, sn.updEnd);
     put(W.cPanel, sn.cPanel); put(W.cSrc, sn.symbolic.Csrc);
-    put(W.colPtrA, sn.symbolic.colPtr); put(W.rowsA, sn.symbolic.rowIdx);
+    put(W.colPtrA, sn.symbolic.colPtr); put(W.rowsA, sn.symbolic.rowIdx); put(W.perm, sn.symbolic.perm);
     return {
-      solve: solve as WasmKernels['solve'], factor: factor as WasmKernels['factor'], load: load as WasmKernels['load'],
+      solvePerm: solvePerm as WasmKernels['solvePerm'], factor: factor as WasmKernels['factor'], load: load as WasmKernels['load'],
       multiply: multiply as WasmKernels['multiply'], lengths: Int32Array.from(lengths),
       at: offsets, memory: buf, counts: new Int32Array(buf, offsets[W.counts]!, 2),
     };
@@ -427,12 +433,15 @@ export class SupernodalLdlt {
     const k = this.kernel;
     if (!k) return this.solveJs(x);
     if (!this.result.ok) throw new Error('SupernodalLdlt.solve: no successful factorization');
-    const a = k.at, n = this.sn.n, w = this.w, perm = this.sn.symbolic.perm;
+    const a = k.at, n = this.sn.n, xk = this.x;
     if (x.length < n) throw new Error(`SupernodalLdlt.solve: x has ${x.length} entries, the matrix ${n}`);
-    // w = P x straight into the kernel's memory, and x = Pᵀ w back
-    for (let i = 0; i < n; i++) w[i] = x[perm[i]!]!;
-    k.solve(this.sn.count, a[W.Lx]!, a[W.Dinv]!, a[W.w]!, a[W.acc]!, a[W.first]!, a[W.rowPtr]!, a[W.rows]!, a[W.panelPtr]!);
-    for (let i = 0; i < n; i++) x[perm[i]!] = w[i]!;
+    // x into the kernels' memory as it is (copies, no index arithmetic here), permuted there: w = P x, then x = Pᵀ w
+    if (x.length === n) xk.set(x);
+    else for (let i = 0; i < n; i++) xk[i] = x[i]!;
+    this.finite = k.solvePerm(n, a[W.perm]!, a[W.x]!, this.sn.count, a[W.Lx]!, a[W.Dinv]!, a[W.w]!, a[W.acc]!,
+      a[W.first]!, a[W.rowPtr]!, a[W.rows]!, a[W.panelPtr]!) === 0;
+    if (x.length === n) x.set(xk);
+    else for (let i = 0; i < n; i++) x[i] = xk[i]!;
     return x;
   }
 
@@ -468,7 +477,9 @@ export class SupernodalLdlt {
         w[f + c] = s;
       }
     }
-    for (let k = 0; k < n; k++) x[perm[k]!] = w[k]!;
+    let bad = false;
+    for (let k = 0; k < n; k++) { const v = w[k]!; x[perm[k]!] = v; if (v - v !== 0) bad = true; }
+    this.finite = !bad;
     return x;
   }
 }

@@ -67,8 +67,17 @@ describe('WebAssembly supernodal factorization and solve', () => {
         }
         // zeros: that many in four entries are zero (the projection's right-hand sides are mostly zero)
         const rhs = Float64Array.from({ length: n }, (_, i) => (i % 4 < zeros ? 0 : Math.sin(1 + i * valSeed)));
-        const viaWasm = f.solve(rhs.slice()), viaJs = f.solveJs(rhs.slice());
+        const viaWasm = f.solve(rhs.slice());
+        expect(f.finite).toBe(viaWasm.every(Number.isFinite));
+        const viaJs = f.solveJs(rhs.slice());
         expect(Array.from(viaWasm)).toEqual(Array.from(viaJs));
+        // a non-finite right-hand side entry: reported by both
+        const bad = rhs.slice();
+        bad[Math.floor(valRand() * n)] = round === 0 ? NaN : Infinity;
+        f.solve(bad.slice());
+        expect(f.finite).toBe(false);
+        f.solveJs(bad.slice());
+        expect(f.finite).toBe(false);
         // the product with the factored values: cscMatVec's bits, in WebAssembly and in JavaScript
         const Ax = cscMatVec(new Float64Array(n), csc, rhs);
         expect(Array.from(f.multiply(new Float64Array(n), rhs))).toEqual(Array.from(Ax));
@@ -112,7 +121,7 @@ describe('WebAssembly supernodal factorization and solve', () => {
       const sn = new SupernodalSymbolic(sym);
       const L = new SupernodalLdlt(sn).wasmLayout!;
       const need: Record<string, number> = {
-        Lx: sn.panelPtr[sn.count]!, D: sn.n, Dinv: sn.n, w: sn.n, acc: sn.maxRows, wd: sn.maxCols, vals: sym.nnzA, y: sn.n, colPtrA: sn.n + 1, rowsA: sym.nnzA,
+        Lx: sn.panelPtr[sn.count]!, D: sn.n, Dinv: sn.n, w: sn.n, acc: sn.maxRows, wd: sn.maxCols, vals: sym.nnzA, y: sn.n, x: sn.n, perm: sn.n, colPtrA: sn.n + 1, rowsA: sym.nnzA,
         cPanel: sn.cPanel.length, cSrc: sn.cPanel.length, first: sn.count + 1, rowPtr: sn.count + 1, rows: sn.rows.length, panelPtr: sn.count + 1,
         updPtr: sn.count + 1, updSource: sn.updSource.length, updBegin: sn.updSource.length, updEnd: sn.updSource.length,
         local: sn.n, rel: sn.maxRows, counts: 2,

@@ -118,6 +118,37 @@
       (br $l7)))
   )
 
+;; x ← A⁻¹ x in the caller's (unpermuted) order, as SupernodalLdlt.solve: w = P x (w[k] =
+  ;; x[perm[k]]), the solve above, then x = Pᵀ w. Returns 1 when some entry of the result is not
+  ;; finite (v − v is NaN exactly for NaN and ±∞), else 0.
+  (func $solvePerm (export "solvePerm")
+    (param $n i32) (param $pPerm i32) (param $pX i32) (param $count i32)
+    (param $pLx i32) (param $pDinv i32) (param $pW i32) (param $pAcc i32)
+    (param $pFirst i32) (param $pRowPtr i32) (param $pRows i32) (param $pPanel i32)
+    (result i32)
+    (local $k i32) (local $a i32) (local $v f64) (local $bad i32)
+    (local.set $k (i32.const 0))
+    (block $dI (loop $lI
+      (br_if $dI (i32.ge_s (local.get $k) (local.get $n)))
+      (f64.store (i32.add (local.get $pW) (i32.shl (local.get $k) (i32.const 3)))
+        (f64.load (i32.add (local.get $pX)
+          (i32.shl (i32.load (i32.add (local.get $pPerm) (i32.shl (local.get $k) (i32.const 2)))) (i32.const 3)))))
+      (local.set $k (i32.add (local.get $k) (i32.const 1)))
+      (br $lI)))
+    (call $solve (local.get $count) (local.get $pLx) (local.get $pDinv) (local.get $pW) (local.get $pAcc)
+      (local.get $pFirst) (local.get $pRowPtr) (local.get $pRows) (local.get $pPanel))
+    (local.set $k (i32.const 0))
+    (block $dO (loop $lO
+      (br_if $dO (i32.ge_s (local.get $k) (local.get $n)))
+      (local.set $v (f64.load (i32.add (local.get $pW) (i32.shl (local.get $k) (i32.const 3)))))
+      (local.set $bad (i32.or (local.get $bad) (f64.ne (f64.sub (local.get $v) (local.get $v)) (f64.const 0))))
+      (f64.store (i32.add (local.get $pX)
+        (i32.shl (i32.load (i32.add (local.get $pPerm) (i32.shl (local.get $k) (i32.const 2)))) (i32.const 3)))
+        (local.get $v))
+      (local.set $k (i32.add (local.get $k) (i32.const 1)))
+      (br $lO)))
+    (local.get $bad))
+
   ;; Loads A into the panels (SupernodalLdlt.load, the same operations): Lx = 0, then
   ;; Lx[cPanel[s]] += vals[cSrc[s]] for each entry s of A's lower triangle, vals being A's values
   ;; as the caller copied them into the kernel's memory. Here the scatter's bounds checks cost
