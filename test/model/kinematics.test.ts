@@ -14,6 +14,27 @@ function model() {
 }
 
 describe('Kinematics', () => {
+  it('gives J_W = R J_B Rᵀ, exactly symmetric, for principal-axis and general body inertias', () => {
+    const b = new ModelBuilder();
+    b.addBody({ name: 'P', mass: 1, inertia: [0.1, 0.25, 0.3, 0, 0, 0], orientation: [0.8, 0.3, -0.4, 0.2] });
+    b.addBody({ name: 'G', mass: 1, inertia: [0.2, 0.3, 0.4, 0.02, -0.03, 0.01], orientation: [0.6, -0.2, 0.5, 0.3] });
+    const m = b.build(), kin = new Kinematics(m);
+    kin.update(m.initialQ);
+    m.components.forEach((c, i) => {
+      if (c.kind !== 'body') return;
+      const R = kin.R.subarray(9 * i, 9 * i + 9), JW = kin.JW.subarray(9 * i, 9 * i + 9), J = c.inertia;
+      // J_B from the builder's (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) as a row-major 3×3
+      for (let r = 0; r < 3; r++) {
+        for (let k = 0; k < 3; k++) {
+          let want = 0;
+          for (let a = 0; a < 3; a++) for (let d = 0; d < 3; d++) want += R[3 * r + a]! * J[3 * a + d]! * R[3 * k + d]!;
+          expect(Math.abs(JW[3 * r + k]! - want)).toBeLessThan(1e-16);
+          expect(JW[3 * r + k]).toBe(JW[3 * k + r]);
+        }
+      }
+    });
+  });
+
   it('keeps its caches and generation for equal positions, in any array', () => {
     const m = model(), kin = new Kinematics(m), q = m.initialQ.slice();
     kin.update(q);
