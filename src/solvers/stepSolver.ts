@@ -86,6 +86,7 @@ export class StepSolver {
   private skewVal: Float64Array = new Float64Array(0);  // (nnz capacity) A − S there
   private nSkew = 0;
   private corrections = 0;              // S⁻¹ solves of the last `correct`
+  private xPrev: Float64Array = new Float64Array(0);  // (n) the iterate before a correction (restored if it does not help)
   /** max |A − Aᵀ| of the last factored matrix (0 for a symmetric one) */
   skew = 0;
   /** max |A| of the last factored matrix (over the component blocks after factorCombination): the symmetry test's scale */
@@ -135,6 +136,7 @@ export class StepSolver {
     this.skewVal = new Float64Array(layout.nnz);
     this.r = new Float64Array(layout.n);
     this.dx = new Float64Array(layout.n);
+    this.xPrev = new Float64Array(layout.n);
     this.gmres = new Gmres(layout.n, Math.min(30, Math.max(1, layout.n)));
   }
 
@@ -268,9 +270,9 @@ export class StepSolver {
 
   /**
    * x (zero on entry) ← S⁻¹ b, then the corrections x ← x + S⁻¹(b − A x) while each gains at
-   * least a factor 4 on ‖b − A x‖₂, at most CORRECTIONS of them, and none that does not lower the
-   * residual (undone). Returns the relative 2-norm residual (NaN for non-finite data); the
-   * solves used go to `corrections`. The residual after the last kept correction is left in r.
+   * least a factor 4 on ‖b − A x‖₂, CORRECTIONS solves at most; a correction that does not lower
+   * the residual is undone (x restored exactly). Returns the relative 2-norm residual of the x
+   * it leaves (NaN for non-finite data); the solves used, undone ones included, go to `corrections`.
    */
   private correct(b: Float64Array, x: Float64Array, tol: number): number {
     const n = b.length, r = this.r, dx = this.dx, num = this.numeric!;
@@ -281,13 +283,14 @@ export class StepSolver {
     while (res > tol && it < CORRECTIONS) {
       dx.set(r);
       num.solve(dx);
+      this.xPrev.set(x);
       for (let i = 0; i < n; i++) x[i] = x[i]! + dx[i]!;
       const next = this.residual(b, x) / scale;
+      it++;
       if (!(next < res)) {
-        for (let i = 0; i < n; i++) x[i] = x[i]! - dx[i]!;
+        x.set(this.xPrev);
         break;
       }
-      it++;
       const slow = next > 0.25 * res;
       res = next;
       if (slow) break;

@@ -7,7 +7,7 @@
  */
 import { describe, it, expect, vi } from 'vitest';
 import { Gmres } from '../../src/math/sparse/gmres.js';
-import { CORRECTIONS } from '../../src/solvers/stepSolver.js';
+import { CORRECTIONS, GMRES_TOL } from '../../src/solvers/stepSolver.js';
 import { ModelBuilder } from '../../src/model/builder.js';
 import { Workspace } from '../../src/integrators/workspace.js';
 import { PathSpring } from '../../src/forces/pathSpring.js';
@@ -70,6 +70,21 @@ describe('non-symmetric step matrices', () => {
     });
   }
 
+  // a symmetric factorization after a non-symmetric one must forget the skew entries: the
+  // products of its refinement would otherwise add the last matrix's skew part
+  it('solves a symmetric matrix factored after a non-symmetric one against the symmetric matrix', () => {
+    const model = scene(3), ws = new Workspace(model), n = model.nSolve, q = model.initialQ, u = model.initialU;
+    ws.mass(q);
+    ws.fs.jacobians(q, u);
+    ws.factor(0.05, 0.0025);
+    expect(ws.solver.skew).toBeGreaterThan(0);
+    ws.factor(0, 0);
+    const rhs = Float64Array.from({ length: n }, (_, i) => Math.cos(1 + i)), x = new Float64Array(n);
+    expect(ws.solveWith(rhs, x).converged).toBe(true);
+    const Ad = cscToDense({ ...ws.fs.layout, values: ws.A }), xd = luSolveDense(new Float64Array(n), luDense(Ad, n)!, rhs);
+    for (let i = 0; i < n; i++) expect(Math.abs(x[i]! - xd[i]!)).toBeLessThan(1e-12 * (1 + Math.abs(xd[i]!)));
+  });
+
   it('solves the 100-link chain by corrections alone: its skew part is small (no GMRES)', () => {
     const sim = new Simulation(chainOfBodies(100, { integrator: 'implicit-euler', step: 1 / 240 }));
     sim.steps(100);
@@ -80,7 +95,8 @@ describe('non-symmetric step matrices', () => {
       if (solver.skew <= 1e-14 * solver.scale) symmetric++;
       const rep = solve(b, x, tol);
       most = Math.max(most, rep.iterations);
-      expect(rep.residual).toBeLessThanOrEqual(1e-14);
+      // the solver's target: 1e-14, or the rounding floor 4ε√n of this 900-unknown system
+      expect(rep.residual).toBeLessThanOrEqual(Math.max(GMRES_TOL, 4 * Number.EPSILON * Math.sqrt(b.length)));
       return rep;
     });
     sim.steps(100);

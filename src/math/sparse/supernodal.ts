@@ -57,7 +57,7 @@ interface WasmKernels {
   counts: Int32Array;
 }
 
-/** the kernels' arrays in their memory, in this order: the f64 arrays (Lx … vals), then the i32 ones */
+/** the kernels' arrays in their memory, in this order: the f64 arrays (Lx … x), then the i32 ones */
 const W = {
   Lx: 0, D: 1, Dinv: 2, w: 3, acc: 4, wd: 5, vals: 6, y: 7, x: 8,
   first: 9, rowPtr: 10, rows: 11, panelPtr: 12, updPtr: 13, updSource: 14, updBegin: 15, updEnd: 16, local: 17, rel: 18, counts: 19, cPanel: 20, cSrc: 21,
@@ -324,6 +324,7 @@ export class SupernodalLdlt {
    */
   multiply(out: Float64Array, x: Float64Array): Float64Array {
     const sym = this.sn.symbolic, n = sym.n, k = this.kernel;
+    if (!this.result.ok) throw new Error('SupernodalLdlt.multiply: no successful factorization');
     if (x.length < n || out.length < n) throw new Error(`SupernodalLdlt.multiply: vectors shorter than the matrix (${n})`);
     if (k) {
       // x into the solve vector's place (free between solves), the product back from y

@@ -104,6 +104,8 @@ describe('WebAssembly supernodal factorization and solve', () => {
         const rf = { ...f.factor(v) }, rg = g.factorJs(v);
         expect(rf.ok).toBe(false);
         expect(rf).toEqual(rg);
+        // no product with a matrix that did not factor
+        expect(() => f.multiply(new Float64Array(n), new Float64Array(n))).toThrow(/no successful factorization/);
       }), { numRuns: 200 });
   });
 
