@@ -102,6 +102,15 @@ export class ConstraintSystem {
     for (let k = 0; k < 2; k++) {
       const cols = this.sideCols[2 * ci + k]!, uo = this.sideU[2 * ci + k]!, o = this.keepAt[2 * ci + k]!;
       if (cols === 0) continue;
+      if (cols === 6) {
+        // a body side: its six velocities read once for all rows (the same sums, in the same order)
+        const u0 = u[uo]!, u1 = u[uo + 1]!, u2 = u[uo + 2]!, u3 = u[uo + 3]!, u4 = u[uo + 4]!, u5 = u[uo + 5]!;
+        for (let r = 0, p = o; r < rows; r++, p += 6) {
+          const acc = 0 + Gk[p]! * u0 + Gk[p + 1]! * u1 + Gk[p + 2]! * u2 + Gk[p + 3]! * u3 + Gk[p + 4]! * u4 + Gk[p + 5]! * u5;
+          Gu[r0 + r] = Gu[r0 + r]! + acc;
+        }
+        continue;
+      }
       for (let r = 0; r < rows; r++) {
         let acc = 0;
         for (let j = 0; j < cols; j++) acc += Gk[o + r * cols + j]! * u[uo + j]!;
