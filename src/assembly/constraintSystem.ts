@@ -205,7 +205,13 @@ export class ConstraintSystem {
       const c = cons[ci]!, r0 = rowStart[ci]!, rows = c.rows, nk = c.components.length;
       c.violation(ctx, this.g, r0);
       if (withBias) c.bias(ctx, this.kappa, r0);
-      // the Jacobian blocks, kept for G u now and for a later evaluation at the same positions
+      // the Jacobian blocks, kept for G u now and for a later evaluation at the same positions;
+      // a hard constraint that can writes them there itself, and goes into Gm by the scatter below
+      if (this.allHard[ci] === 1 && c.jacobianInto) {
+        c.jacobianInto(ctx, Gk, this.keepAt[2 * ci]!, this.keepAt[2 * ci + 1]!);
+        this.rowsTimesU(ci, rows, r0, u);
+        continue;
+      }
       const blocks = c.jacobian(ctx);
       for (let k = 0; k < nk; k++) {
         const G = blocks[k]!, o = this.keepAt[2 * ci + k]!, len = rows * this.sideCols[2 * ci + k]!;

@@ -53,6 +53,12 @@ export interface BilateralConstraint {
    * a particle, 6 for a body). Returned arrays are owned by the constraint (valid until the next call).
    */
   jacobian(ctx: ConstraintContext): readonly Float64Array[];
+  /**
+   * Optional: `jacobian` written into `out` instead of the constraint's own arrays, block k
+   * (the same m × s_k row-major numbers) from out[o0] for k = 0 and out[o1] for k = 1. The
+   * constraint stage keeps every constraint's blocks in one array this way, without a copy.
+   */
+  jacobianInto?(ctx: ConstraintContext, out: Float64Array, o0: number, o1: number): void;
   /** κ = Ġ u → out[o … o+m) */
   bias(ctx: ConstraintContext, out: Float64Array, o: number): void;
   /** world position of the point its wrench is reported about (./report.ts) */

@@ -110,7 +110,8 @@ export class Joint implements BilateralConstraint {
   private readonly fa: JointFrame;
   private readonly fb: JointFrame;
   private readonly k = new JointKinematics();
-  private GA: Float64Array | null;
+  private Gbuf: Float64Array;           // (12 · rows) side A's Jacobian block, then side B's
+  private GA: Float64Array | null;      // views of Gbuf (null for a world side)
   private GB: Float64Array | null;
   private blocks: readonly Float64Array[];
   private readonly Rcd = new Float64Array(9);
@@ -167,6 +168,7 @@ export class Joint implements BilateralConstraint {
     this.components = [bodyA, bodyB].filter((b): b is RigidBody => b !== null).map((b) => b.index);
     // both blocks in one allocation (next to each other in memory)
     const G = new Float64Array(12 * this.rows);
+    this.Gbuf = G;
     this.GA = bodyA ? G.subarray(0, 6 * this.rows) : null;
     this.GB = bodyB ? G.subarray(6 * this.rows) : null;
     this.blocks = [this.GA, this.GB].filter((g): g is Float64Array => g !== null);
@@ -218,8 +220,10 @@ export class Joint implements BilateralConstraint {
     this.fa.adopt(pool.subarray(JOINT_KINEMATICS_SIZE, JOINT_KINEMATICS_SIZE + 16));
     this.fb.adopt(pool.subarray(JOINT_KINEMATICS_SIZE + 16, JOINT_KINEMATICS_SIZE + 32));
     const G = pool.subarray(JOINT_KINEMATICS_SIZE + 32, JOINT_KINEMATICS_SIZE + 32 + 2 * r6);
-    if (this.GA) { G.set(this.GA, 0); this.GA = G.subarray(0, r6); }
-    if (this.GB) { G.set(this.GB, r6); this.GB = G.subarray(r6, 2 * r6); }
+    G.set(this.Gbuf);
+    this.Gbuf = G;
+    if (this.GA) this.GA = G.subarray(0, r6);
+    if (this.GB) this.GB = G.subarray(r6, 2 * r6);
     this.blocks = [this.GA, this.GB].filter((g): g is Float64Array => g !== null);
   }
 
@@ -233,13 +237,20 @@ export class Joint implements BilateralConstraint {
   }
 
   jacobian(ctx: ConstraintContext): readonly Float64Array[] {
-    const k = this.k, L = this.layout, GA = this.GA, GB = this.GB;
+    const r6 = 6 * this.rows;
+    this.jacobianInto(ctx, this.Gbuf, this.bodyA ? 0 : r6, r6);
+    return this.blocks;
+  }
+
+  jacobianInto(ctx: ConstraintContext, out: Float64Array, o0: number, o1: number): void {
+    const k = this.k, L = this.layout;
+    // blocks in the order of `components`: A's then B's, or B's alone when A is the world
+    const oA = this.bodyA ? o0 : -1, oB = this.bodyB ? (this.bodyA ? o1 : o0) : -1;
     k.positions(ctx, this.fa, this.fb);
     let row = 0;
-    for (let i = 0; i < L.linear.length; i++) k.linearJacobian(L.linear[i]!, GA, GB, row++);
-    for (let i = 0; i < L.angular.length; i++) k.lockJacobian(L.angular[i]!, GA, GB, row++);
-    if (L.universal) k.universalJacobian(GA, GB, row);
-    return this.blocks;
+    for (let i = 0; i < L.linear.length; i++) k.linearJacobian(L.linear[i]!, out, oA, oB, row++);
+    for (let i = 0; i < L.angular.length; i++) k.lockJacobian(L.angular[i]!, out, oA, oB, row++);
+    if (L.universal) k.universalJacobian(out, oA, oB, row);
   }
 
   bias(ctx: ConstraintContext, out: Float64Array, o: number): void {

@@ -270,18 +270,21 @@ export class JointKinematics {
     return b[RC + k]! * b[EE]! + b[RC + 3 + k]! * b[EE + 1]! + b[RC + 6 + k]! * b[EE + 2]!;
   }
 
-  /** translational row k into row `row` of the blocks (A and/or B, 6 columns; null = world side) */
-  linearJacobian(k: number, GA: Float64Array | null, GB: Float64Array | null, row: number): void {
-    const b = this.b, cx = b[RC + k]!, cy = b[RC + 3 + k]!, cz = b[RC + 6 + k]!, o = 6 * row;
-    if (GA) {
-      const sx = b[SS]!, sy = b[SS + 1]!, sz = b[SS + 2]!;
-      GA[o] = -cx; GA[o + 1] = -cy; GA[o + 2] = -cz;
-      GA[o + 3] = cy * sz - cz * sy; GA[o + 4] = cz * sx - cx * sz; GA[o + 5] = cx * sy - cy * sx;
+  /**
+   * translational row k into row `row` of the blocks, 6 columns each, row-major in G: side A's
+   * block from G[oA], side B's from G[oB] (−1: a world side, no block)
+   */
+  linearJacobian(k: number, G: Float64Array, oA: number, oB: number, row: number): void {
+    const b = this.b, cx = b[RC + k]!, cy = b[RC + 3 + k]!, cz = b[RC + 6 + k]!;
+    if (oA >= 0) {
+      const sx = b[SS]!, sy = b[SS + 1]!, sz = b[SS + 2]!, o = oA + 6 * row;
+      G[o] = -cx; G[o + 1] = -cy; G[o + 2] = -cz;
+      G[o + 3] = cy * sz - cz * sy; G[o + 4] = cz * sx - cx * sz; G[o + 5] = cx * sy - cy * sx;
     }
-    if (GB) {
-      const rx = b[RRD]!, ry = b[RRD + 1]!, rz = b[RRD + 2]!;
-      GB[o] = cx; GB[o + 1] = cy; GB[o + 2] = cz;
-      GB[o + 3] = ry * cz - rz * cy; GB[o + 4] = rz * cx - rx * cz; GB[o + 5] = rx * cy - ry * cx;
+    if (oB >= 0) {
+      const rx = b[RRD]!, ry = b[RRD + 1]!, rz = b[RRD + 2]!, o = oB + 6 * row;
+      G[o] = cx; G[o + 1] = cy; G[o + 2] = cz;
+      G[o + 3] = ry * cz - rz * cy; G[o + 4] = rz * cx - rx * cz; G[o + 5] = rx * cy - ry * cx;
     }
   }
 
@@ -308,11 +311,11 @@ export class JointKinematics {
     return t;
   }
 
-  /** rotational lock row k: G_A = [0, −ℓ_kᵀ], G_B = [0, ℓ_kᵀ] */
-  lockJacobian(k: number, GA: Float64Array | null, GB: Float64Array | null, row: number): void {
-    const l = this.lockAxis(k), o = 6 * row;
-    if (GA) { GA[o] = 0; GA[o + 1] = 0; GA[o + 2] = 0; GA[o + 3] = -l[0]!; GA[o + 4] = -l[1]!; GA[o + 5] = -l[2]!; }
-    if (GB) { GB[o] = 0; GB[o + 1] = 0; GB[o + 2] = 0; GB[o + 3] = l[0]!; GB[o + 4] = l[1]!; GB[o + 5] = l[2]!; }
+  /** rotational lock row k: G_A = [0, −ℓ_kᵀ], G_B = [0, ℓ_kᵀ] (blocks as in linearJacobian) */
+  lockJacobian(k: number, G: Float64Array, oA: number, oB: number, row: number): void {
+    const l = this.lockAxis(k);
+    if (oA >= 0) { const o = oA + 6 * row; G[o] = 0; G[o + 1] = 0; G[o + 2] = 0; G[o + 3] = -l[0]!; G[o + 4] = -l[1]!; G[o + 5] = -l[2]!; }
+    if (oB >= 0) { const o = oB + 6 * row; G[o] = 0; G[o + 1] = 0; G[o + 2] = 0; G[o + 3] = l[0]!; G[o + 4] = l[1]!; G[o + 5] = l[2]!; }
   }
 
   /** κ of lock row k: −½|Ω|² v_k − ℓ_k·(ω_A × ω_B) */
@@ -330,12 +333,12 @@ export class JointKinematics {
     return b[RC]! * b[RD + 1]! + b[RC + 3]! * b[RD + 4]! + b[RC + 6]! * b[RD + 7]!;
   }
 
-  /** the universal row: G_A = [0, nᵀ], G_B = [0, −nᵀ], n = x_C × y_D */
-  universalJacobian(GA: Float64Array | null, GB: Float64Array | null, row: number): void {
+  /** the universal row: G_A = [0, nᵀ], G_B = [0, −nᵀ], n = x_C × y_D (blocks as in linearJacobian) */
+  universalJacobian(G: Float64Array, oA: number, oB: number, row: number): void {
     const b = this.b, x0 = b[RC]!, x1 = b[RC + 3]!, x2 = b[RC + 6]!, y0 = b[RD + 1]!, y1 = b[RD + 4]!, y2 = b[RD + 7]!;
-    const n0 = x1 * y2 - x2 * y1, n1 = x2 * y0 - x0 * y2, n2 = x0 * y1 - x1 * y0, o = 6 * row;
-    if (GA) { GA[o] = 0; GA[o + 1] = 0; GA[o + 2] = 0; GA[o + 3] = n0; GA[o + 4] = n1; GA[o + 5] = n2; }
-    if (GB) { GB[o] = 0; GB[o + 1] = 0; GB[o + 2] = 0; GB[o + 3] = -n0; GB[o + 4] = -n1; GB[o + 5] = -n2; }
+    const n0 = x1 * y2 - x2 * y1, n1 = x2 * y0 - x0 * y2, n2 = x0 * y1 - x1 * y0;
+    if (oA >= 0) { const o = oA + 6 * row; G[o] = 0; G[o + 1] = 0; G[o + 2] = 0; G[o + 3] = n0; G[o + 4] = n1; G[o + 5] = n2; }
+    if (oB >= 0) { const o = oB + 6 * row; G[o] = 0; G[o + 1] = 0; G[o + 2] = 0; G[o + 3] = -n0; G[o + 4] = -n1; G[o + 5] = -n2; }
   }
 
   /** κ of the universal row: ṅ·(ω_A − ω_B), ṅ = (ω_A × x_C) × y_D + x_C × (ω_B × y_D) */

@@ -190,6 +190,13 @@ describe('joint Jacobians and biases against central finite differences', () => 
         expect(e.kappa).toBeLessThan(TOL);
         expect(e.gdot).toBeLessThan(TOL);
         expect(e.rates).toBeLessThan(TOL);
+        // jacobianInto (the constraint stage's form) writes the blocks of `jacobian`, bit for bit, at the offsets given
+        const ctx = context(model, q, u), blocks = joint.jacobian(ctx).map((x) => Array.from(x)), len = 6 * joint.rows;
+        const out = new Float64Array(5 + 2 * len + 3).fill(NaN);
+        joint.jacobianInto(ctx, out, 5, 5 + len + 3);
+        expect(blocks.length).toBe(joint.components.length);
+        blocks.forEach((blk, k) => expect(Array.from(out.subarray(k === 0 ? 5 : 8 + len, (k === 0 ? 5 : 8 + len) + len))).toEqual(blk));
+        expect(out.filter((x) => !Number.isNaN(x)).length).toBe(blocks.length * len);
       });
     }
   }

@@ -6,6 +6,7 @@
  * - a gimbal joint driven through pitch 90° reports the singularity once and stays finite.
  */
 import { describe, it, expect } from 'vitest';
+import { PROJECTION_TOL } from '../../src/integrators/stabilize.js';
 import { ModelBuilder } from '../../src/model/builder.js';
 import { Simulation } from '../../src/simulation.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
@@ -132,16 +133,19 @@ describe('projection at large steps', () => {
     });
   }
 
-  it('never adds energy by projecting, even where the step is too large to stay on the joints (implicit Euler, h = 1/30)', () => {
-    // h = 1/60 used to be such a step; since a change of summation order in the velocity
-    // projection it holds the joints there (docs/constraints.md: the outcome is rounding-sensitive)
-    const sim = new Simulation(chainOfBodies(100, { integrator: 'implicit-euler', step: 1 / 30 }));
-    const E0 = sim.energy().total;
-    let rise = -Infinity;
-    sim.steps(150, (s) => { rise = Math.max(rise, s.energy().total - E0); });
-    expect(sim.diagnostics.projectionUnconverged).toBeGreaterThan(0);
-    expect(rise).toBeLessThanOrEqual(0);
-    expect(Number.isFinite(sim.energy().total)).toBe(true);
+  // This test used to assert that the energy never rose at h = 1/30 (and before that at 1/60). It
+  // held for the unperturbed start only: moving one coordinate by k·1e-13 m (k = 1 … 6) gave
+  // rises of 540 J to 7e9 J within 150 steps (docs/constraints.md). What holds at such steps is
+  // that the failure is reported, whatever the rounding.
+  it('reports the projections it cannot converge where the step is too large to stay on the joints (implicit Euler, h = 1/30)', () => {
+    for (const k of [0, 2]) {
+      const sim = new Simulation(chainOfBodies(100, { integrator: 'implicit-euler', step: 1 / 30 }));
+      sim.state.q[7 * 50 + 1] = sim.state.q[7 * 50 + 1]! + k * 1e-13;
+      sim.steps(150);
+      expect(sim.diagnostics.projectionUnconverged).toBeGreaterThan(0);
+      expect(sim.diagnostics.worstViolation.value).toBeGreaterThan(PROJECTION_TOL);
+      expect(sim.state.q.every(Number.isFinite)).toBe(true);
+    }
   });
 });
 
