@@ -19,18 +19,23 @@ export async function compileWat(file) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const bytes = await compileWat('supernodal.wat');
-  const text = `/**
+  const sources = [
+    ['supernodal.wat', 'SUPERNODAL_WASM', 'the supernodal LDLᵀ factorization and solve'],
+    ['blockrows.wat', 'BLOCKROWS_WASM', 'G u over the kept constraint Jacobian blocks'],
+  ];
+  let text = `/**
  * The WebAssembly kernels, compiled from the .wat sources next to this file by \`npm run kernels\`
  * (scripts/kernels.mjs). Generated: do not edit; test/math/sparse/wasm.test.ts checks that these
  * bytes are the compilation of the sources.
  */
-
-/** supernodal.wat: the supernodal LDLᵀ factorization and solve (${bytes.length} bytes) */
-export const SUPERNODAL_WASM = '${bytes.toString('base64')}';
 `;
+  for (const [file, name, what] of sources) {
+    const bytes = await compileWat(file);
+    text += `\n/** ${file}: ${what} (${bytes.length} bytes) */\nexport const ${name} = '${bytes.toString('base64')}';\n`;
+    console.log(`${file}: ${bytes.length} bytes`);
+  }
   const out = join(dir, 'kernels.ts');
   writeFileSync(out + '.tmp', text);
   renameSync(out + '.tmp', out);
-  console.log(`wrote ${out} (${bytes.length} bytes)`);
+  console.log(`wrote ${out}`);
 }

@@ -13,6 +13,7 @@
 import { STABILIZATION_DEFAULTS as SD, type Model, type Stabilization } from '../model/model.js';
 import type { ConstraintContext } from '../constraints/constraint.js';
 import type { BlockPattern, BlockMatrix, BlockLayout } from './blockSparse.js';
+import { KeptBlocks } from './keptBlocks.js';
 
 export class ConstraintSystem {
   readonly m: number;                 // rows
@@ -29,7 +30,9 @@ export class ConstraintSystem {
   private readonly sideU: Int32Array;     // (2 · constraints) offset of each side's component in u
   private readonly sideSolve: Int32Array; // (2 · constraints) first solve index of each side's block, −1 if not dynamic
   private readonly keepAt: Int32Array;    // (2 · constraints) offset of each side's Jacobian block in Gkeep
-  private readonly Gkeep: Float64Array;   // the Jacobian blocks of the last full evaluation, side after side
+  private readonly kept: KeptBlocks;      // those blocks and their product G u
+  private readonly Gkeep: Float64Array;   // the Jacobian blocks of the last full evaluation, side after side (kept.G)
+  private readonly blockRefs: (readonly Float64Array[] | null)[]; // (constraints) blocks from `jacobian` in the current evaluation
   readonly lambdaForce: Float64Array; // (m) compliant rows applied as forces (RK4): their λ
   readonly gK: Float64Array;          // (m) g at the start of the step (midpoint evaluations)
   /** true when some row has no compliance */
@@ -50,7 +53,7 @@ export class ConstraintSystem {
     this.m = model.nRows;
     this.n = model.nSolve;
     const m = this.m;
-    this.g = new Float64Array(m); this.Gu = new Float64Array(m); this.kappa = new Float64Array(m);
+    this.g = new Float64Array(m); this.kappa = new Float64Array(m);
     this.R = new Float64Array(m); this.target = new Float64Array(m); this.lambda = new Float64Array(m);
     this.hard = new Uint8Array(m);
     this.lambdaForce = new Float64Array(m);
@@ -82,7 +85,15 @@ export class ConstraintSystem {
       for (let r = 0; r < c.rows; r++) if (!this.hard[model.rowStart[ci]! + r]) all = 0;
       this.allHard[ci] = all;
     });
-    this.Gkeep = new Float64Array(keep);
+    // the blocks in constraint order, sides in order: (r0, rows, cols, uOffset, offset in Gkeep)
+    const table: number[] = [];
+    model.constraints.forEach((c, ci) => {
+      for (let k = 0; k < c.components.length; k++) table.push(model.rowStart[ci]!, c.rows, this.sideCols[2 * ci + k]!, this.sideU[2 * ci + k]!, this.keepAt[2 * ci + k]!);
+    });
+    this.kept = new KeptBlocks(m, model.nu, Int32Array.from(table), keep);
+    this.Gkeep = this.kept.G;
+    this.Gu = this.kept.Gu;
+    this.blockRefs = new Array<readonly Float64Array[] | null>(nc).fill(null);
   }
 
   // the last evaluation into a Gm: at which kinematics generation, in which mode
@@ -92,42 +103,11 @@ export class ConstraintSystem {
   private evalHardOnly = false;
 
   /**
-   * G u ← the rows of constraint ci times u, from its Jacobian blocks as kept in `Gkeep`: one
-   * routine for the full and the reusing evaluation, so both give the same bits (a restored
-   * checkpoint must reproduce a run exactly)
-   */
-  private rowsTimesU(ci: number, rows: number, r0: number, u: Float64Array): void {
-    const Gu = this.Gu, Gk = this.Gkeep;
-    for (let r = 0; r < rows; r++) Gu[r0 + r] = 0;
-    for (let k = 0; k < 2; k++) {
-      const cols = this.sideCols[2 * ci + k]!, uo = this.sideU[2 * ci + k]!, o = this.keepAt[2 * ci + k]!;
-      if (cols === 0) continue;
-      if (cols === 6) {
-        // a body side: its six velocities read once for all rows (the same sums, in the same order)
-        const u0 = u[uo]!, u1 = u[uo + 1]!, u2 = u[uo + 2]!, u3 = u[uo + 3]!, u4 = u[uo + 4]!, u5 = u[uo + 5]!;
-        for (let r = 0, p = o; r < rows; r++, p += 6) {
-          const acc = 0 + Gk[p]! * u0 + Gk[p + 1]! * u1 + Gk[p + 2]! * u2 + Gk[p + 3]! * u3 + Gk[p + 4]! * u4 + Gk[p + 5]! * u5;
-          Gu[r0 + r] = Gu[r0 + r]! + acc;
-        }
-        continue;
-      }
-      for (let r = 0; r < rows; r++) {
-        let acc = 0;
-        for (let j = 0; j < cols; j++) acc += Gk[o + r * cols + j]! * u[uo + j]!;
-        Gu[r0 + r] = Gu[r0 + r]! + acc;
-      }
-    }
-  }
-
-  /**
    * G u ← G(q) u on every row, from the Jacobian blocks of the last full evaluation (the positions
    * of that evaluation must still hold): the velocity projection's product, by the routine
    * `evaluate` uses, with u in the velocity layout (no gather into the solve layout)
    */
-  mulKept(u: Float64Array): void {
-    const cons = this.model.constraints, rowStart = this.model.rowStart;
-    for (let ci = 0; ci < cons.length; ci++) this.rowsTimesU(ci, cons[ci]!.rows, rowStart[ci]!, u);
-  }
+  mulKept(u: Float64Array): void { this.kept.multiply(u); }
 
   /**
    * The scatter map of the hard constraints' kept Jacobian entries into a matrix on `layout` (built
@@ -194,22 +174,21 @@ export class ConstraintSystem {
         const c = cons[ci]!, r0 = rowStart[ci]!;
         c.violation(ctx, this.g, r0);
         if (withBias) c.bias(ctx, this.kappa, r0);
-        this.rowsTimesU(ci, c.rows, r0, u);
       }
+      this.kept.multiply(u);
       return;
     }
     this.evalGm = Gm; this.evalKin = ctx.kin; this.evalGen = ctx.kin.generation; this.evalHardOnly = hardOnly;
     this.scatterFor(Gm.layout);
-    const Gk = this.Gkeep;
+    const Gk = this.Gkeep, refs = this.blockRefs;
+    // g, κ and the Jacobian blocks, kept for G u now and for a later evaluation at the same
+    // positions; a hard constraint that can writes them there itself
     for (let ci = 0; ci < cons.length; ci++) {
       const c = cons[ci]!, r0 = rowStart[ci]!, rows = c.rows, nk = c.components.length;
       c.violation(ctx, this.g, r0);
       if (withBias) c.bias(ctx, this.kappa, r0);
-      // the Jacobian blocks, kept for G u now and for a later evaluation at the same positions;
-      // a hard constraint that can writes them there itself, and goes into Gm by the scatter below
       if (this.allHard[ci] === 1 && c.jacobianInto) {
         c.jacobianInto(ctx, Gk, this.keepAt[2 * ci]!, this.keepAt[2 * ci + 1]!);
-        this.rowsTimesU(ci, rows, r0, u);
         continue;
       }
       const blocks = c.jacobian(ctx);
@@ -217,29 +196,36 @@ export class ConstraintSystem {
         const G = blocks[k]!, o = this.keepAt[2 * ci + k]!, len = rows * this.sideCols[2 * ci + k]!;
         for (let t = 0; t < len; t++) Gk[o + t] = G[t]!;
       }
-      this.rowsTimesU(ci, rows, r0, u);
-      // constraints with hard rows only go into Gm whole (also under `hardOnly`), by the scatter below
-      if (this.allHard[ci] === 1) continue;
-      for (let k = 0; k < nk; k++) {
-        const G = blocks[k]!, cols = this.sideCols[2 * ci + k]!;
-        const s = this.slotCB[2 * ci + k]!;
-        if (s < 0) continue;
-        if (!hardOnly) {
-          Gm.setDense(s, G, rows, cols);
-          Gm.setDenseTransposed(this.slotBC[2 * ci + k]!, G, rows, cols);
-          continue;
-        }
-        // hard rows only; compliant rows as forces
-        const sb = this.slotBC[2 * ci + k]!, bo = this.sideSolve[2 * ci + k]!;
-        for (let r = 0; r < rows; r++) {
-          const i = r0 + r;
-          // compliant rows are zero in Gm
-          const hard = this.hard[i] === 1;
-          for (let j = 0; j < cols; j++) { const x = hard ? G[r * cols + j]! : 0; Gm.setEntry(s, r, j, x); Gm.setEntry(sb, j, r, x); }
-          if (!hard && fc) {
-            const lam = -(this.g[i]! + c.damping[r]! * this.Gu[i]!) / c.compliance[r]!;
-            this.lambdaForce[i] = lam;
-            for (let j = 0; j < cols; j++) fc[bo + j] = fc[bo + j]! + G[r * cols + j]! * lam;
+      refs[ci] = blocks;
+    }
+    this.kept.multiply(u);
+    // constraints with compliant rows block by block (whole, or hard rows only and the compliant
+    // ones as forces, which need G u); the others go into Gm whole by the scatter below
+    if (this.hasCompliantRows) {
+      for (let ci = 0; ci < cons.length; ci++) {
+        if (this.allHard[ci] === 1) continue;
+        const c = cons[ci]!, r0 = rowStart[ci]!, rows = c.rows, nk = c.components.length, blocks = refs[ci]!;
+        for (let k = 0; k < nk; k++) {
+          const G = blocks[k]!, cols = this.sideCols[2 * ci + k]!;
+          const s = this.slotCB[2 * ci + k]!;
+          if (s < 0) continue;
+          if (!hardOnly) {
+            Gm.setDense(s, G, rows, cols);
+            Gm.setDenseTransposed(this.slotBC[2 * ci + k]!, G, rows, cols);
+            continue;
+          }
+          // hard rows only; compliant rows as forces
+          const sb = this.slotBC[2 * ci + k]!, bo = this.sideSolve[2 * ci + k]!;
+          for (let r = 0; r < rows; r++) {
+            const i = r0 + r;
+            // compliant rows are zero in Gm
+            const hard = this.hard[i] === 1;
+            for (let j = 0; j < cols; j++) { const x = hard ? G[r * cols + j]! : 0; Gm.setEntry(s, r, j, x); Gm.setEntry(sb, j, r, x); }
+            if (!hard && fc) {
+              const lam = -(this.g[i]! + c.damping[r]! * this.Gu[i]!) / c.compliance[r]!;
+              this.lambdaForce[i] = lam;
+              for (let j = 0; j < cols; j++) fc[bo + j] = fc[bo + j]! + G[r * cols + j]! * lam;
+            }
           }
         }
       }

@@ -38,6 +38,7 @@
  */
 import type { LdltSymbolic, LdltResult } from './ldlt.js';
 import { SUPERNODAL_WASM } from './wasm/kernels.js';
+import { kernelLayout, instantiateKernels } from './wasm/instance.js';
 
 /** the compiled kernels of ./wasm/supernodal.wat and the byte offsets of their arrays in its memory */
 interface WasmKernels {
@@ -65,13 +66,6 @@ const W = {
 } as const;
 /** the first i32 array */
 const W_I32 = W.first;
-
-/** bytes of a base64 string (atob: Node ≥ 16 and browsers) */
-function fromBase64(text: string): Uint8Array<ArrayBuffer> {
-  const bin = atob(text), out = new Uint8Array(new ArrayBuffer(bin.length));
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
 
 /** the supernode partition and panel layout of one symbolic analysis */
 export class SupernodalSymbolic {
@@ -253,31 +247,20 @@ export class SupernodalLdlt {
     // element counts in the order of W (f64: 8 bytes, i32: 4), each start 8-byte aligned
     const nA = Math.max(1, sn.symbolic.nnzA), nS = Math.max(1, sn.cPanel.length);
     const lengths = [nLx, n, n, n, nAcc, Math.max(1, sn.maxCols), nA, n, n, nc1, nc1, sn.rows.length, nc1, nc1, nu, nu, nu, n, nAcc, 2, nS, nS, n + 1, nA, n];
-    const offsets = new Int32Array(lengths.length);
-    let bytes = 0;
-    for (let i = 0; i < lengths.length; i++) { offsets[i] = bytes; bytes += 8 * Math.ceil(((i < W_I32 ? 8 : 4) * lengths[i]!) / 8); }
-    if (bytes > 2 ** 31 - 65536) return null;
-    // compilation or memory can be refused (no address space left, a browser's policy): JavaScript then
-    let mem: WebAssembly.Memory, instance: WebAssembly.Instance;
-    try {
-      mem = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
-      instance = new WebAssembly.Instance(new WebAssembly.Module(fromBase64(SUPERNODAL_WASM)), { env: { mem } });
-    } catch {
-      return null;
-    }
-    const solvePerm = instance.exports['solvePerm'], factor = instance.exports['factor'], load = instance.exports['load'], multiply = instance.exports['multiply'];
-    if (typeof solvePerm !== 'function' || typeof factor !== 'function' || typeof load !== 'function' || typeof multiply !== 'function') {
-      throw new Error('supernodal.wat: the module lacks solvePerm, factor, load or multiply (run npm run kernels)');
-    }
+    const { offsets, bytes } = kernelLayout(lengths, W_I32);
+    // compilation or memory can be refused: JavaScript then
+    const inst = instantiateKernels(SUPERNODAL_WASM, bytes, ['solvePerm', 'factor', 'load', 'multiply']);
+    if (!inst) return null;
+    const ex = inst.exports;
     // the index arrays, copied once
-    const buf = mem.buffer, put = (slot: number, a: Int32Array) => new Int32Array(buf, offsets[slot]!, a.length).set(a);
+    const buf = inst.memory, put = (slot: number, a: Int32Array) => new Int32Array(buf, offsets[slot]!, a.length).set(a);
     put(W.first, sn.first); put(W.rowPtr, sn.rowPtr); put(W.rows, sn.rows); put(W.panelPtr, sn.panelPtr);
     put(W.updPtr, sn.updPtr); put(W.updSource, sn.updSource); put(W.updBegin, sn.updBegin); put(W.updEnd, sn.updEnd);
     put(W.cPanel, sn.cPanel); put(W.cSrc, sn.symbolic.Csrc);
     put(W.colPtrA, sn.symbolic.colPtr); put(W.rowsA, sn.symbolic.rowIdx); put(W.perm, sn.symbolic.perm);
     return {
-      solvePerm: solvePerm as WasmKernels['solvePerm'], factor: factor as WasmKernels['factor'], load: load as WasmKernels['load'],
-      multiply: multiply as WasmKernels['multiply'], lengths: Int32Array.from(lengths),
+      solvePerm: ex['solvePerm'] as WasmKernels['solvePerm'], factor: ex['factor'] as WasmKernels['factor'], load: ex['load'] as WasmKernels['load'],
+      multiply: ex['multiply'] as WasmKernels['multiply'], lengths: Int32Array.from(lengths),
       at: offsets, memory: buf, counts: new Int32Array(buf, offsets[W.counts]!, 2),
     };
   }

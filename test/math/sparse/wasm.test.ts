@@ -13,7 +13,7 @@ import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { LdltSymbolic } from '../../../src/math/sparse/ldlt.js';
 import { SupernodalSymbolic, SupernodalLdlt } from '../../../src/math/sparse/supernodal.js';
-import { SUPERNODAL_WASM } from '../../../src/math/sparse/wasm/kernels.js';
+import { SUPERNODAL_WASM, BLOCKROWS_WASM } from '../../../src/math/sparse/wasm/kernels.js';
 import { compileWat } from '../../../scripts/kernels.mjs';
 import { rng } from '../../helpers/numeric.js';
 import { makeKkt, kktArb, orderingOptions } from '../../helpers/kkt.js';
@@ -33,11 +33,13 @@ function kktColumn(csc: Csc, k: number): number {
 }
 
 describe('WebAssembly supernodal factorization and solve', () => {
-  it('is embedded as the compilation of its .wat source (run `npm run kernels` after editing it), under 4 KB', async () => {
-    const bytes = await compileWat('supernodal.wat');
-    expect(Buffer.from(bytes).toString('base64')).toBe(SUPERNODAL_WASM);
-    // browsers have refused synchronous compilation of larger modules on the main thread (Chrome: 4 KB)
-    expect(bytes.length).toBeLessThan(4096);
+  it('is embedded as the compilation of its .wat sources (run `npm run kernels` after editing one), each under 4 KB', async () => {
+    for (const [file, embedded] of [['supernodal.wat', SUPERNODAL_WASM], ['blockrows.wat', BLOCKROWS_WASM]] as const) {
+      const bytes = await compileWat(file);
+      expect(Buffer.from(bytes).toString('base64')).toBe(embedded);
+      // browsers have refused synchronous compilation of larger modules on the main thread (Chrome: 4 KB)
+      expect(bytes.length).toBeLessThan(4096);
+    }
   });
 
   it('gives the bits of the JavaScript factorization and solve', () => {
