@@ -72,6 +72,40 @@ function quickselect(a: Float64Array, n: number, k: number): number {
   return a[k]!;
 }
 
+/**
+ * The pass of StepSolver.factorCombination over the mirror pairs of `entries`: values ← P − a₀D − a₁K
+ * there (P on entry), S ← its symmetric part, the skew entries A − S listed in (at, val);
+ * returns their number, with max |A − Aᵀ| and max |A| over the entries in out[0], out[1].
+ * A zero coefficient drops its matrix: Bridson-Marino (a₁ = 0) never uses K, so a non-finite K
+ * must not reach A. (A function of its own: as a part of the method, V8 ran this loop about
+ * three times slower.)
+ */
+function combine(values: Float64Array, S: Float64Array, D: Float64Array, a0: number, K: Float64Array, a1: number,
+  entries: Int32Array, tmap: Int32Array, at: Int32Array, val: Float64Array, out: Float64Array): number {
+  const useD = a0 !== 0, useK = a1 !== 0;
+  let skew = 0, scale = 0, c = 0;
+  for (let e = 0; e < entries.length; e++) {
+    const k = entries[e]!, t = tmap[k]!;
+    if (t < k) continue;
+    const dk = (useD ? a0 * D[k]! : 0) + (useK ? a1 * K[k]! : 0), dt = (useD ? a0 * D[t]! : 0) + (useK ? a1 * K[t]! : 0), avg = 0.5 * (dk + dt);
+    const pk = values[k]!, pt = values[t]!, ak = pk - dk, atv = pt - dt;
+    values[k] = ak; values[t] = atv;
+    S[k] = pk - avg; S[t] = pt - avg;
+    const m = Math.abs(ak) > Math.abs(atv) ? Math.abs(ak) : Math.abs(atv);
+    if (m > scale) scale = m;
+    // A − S = avg − d on the two entries of a non-symmetric pair
+    if (dk !== dt) {
+      at[c] = k; val[c++] = avg - dk;
+      at[c] = t; val[c++] = avg - dt;
+      const d = Math.abs(dk - dt);
+      if (d > skew) skew = d;
+    }
+  }
+  out[0] = skew;
+  out[1] = scale;
+  return c;
+}
+
 export class StepSolver {
   private symbolic: LdltSymbolic | null = null;
   private numeric: SupernodalLdlt | null = null;
@@ -86,6 +120,7 @@ export class StepSolver {
   private skewVal: Float64Array = new Float64Array(0);  // (nnz capacity) A − S there
   private nSkew = 0;
   private corrections = 0;              // S⁻¹ solves of the last `correct`
+  private readonly combined = new Float64Array(2);  // skew and scale from `combine`
   private xPrev: Float64Array = new Float64Array(0);  // (n) the iterate before a correction (restored if it does not help)
   /** max |A − Aᵀ| of the last factored matrix (0 for a symmetric one) */
   skew = 0;
@@ -222,31 +257,11 @@ export class StepSolver {
     entries: Int32Array, expectedPositive = layout.n): string | null {
     this.analyse(layout, expectedPositive);
     this.A.values = values;
-    const tmap = this.tmap, S = this.sym, at = this.skewAt, val = this.skewVal;
+    const S = this.sym, res = this.combined;
     S.set(values);
-    // a zero coefficient drops its matrix: Bridson-Marino (a₁ = 0) never uses K, so a non-finite K must not reach A
-    const useD = a0 !== 0, useK = a1 !== 0;
-    let skew = 0, scale = 0, c = 0;
-    for (let e = 0; e < entries.length; e++) {
-      const k = entries[e]!, t = tmap[k]!;
-      if (t < k) continue;
-      const dk = (useD ? a0 * D[k]! : 0) + (useK ? a1 * K[k]! : 0), dt = (useD ? a0 * D[t]! : 0) + (useK ? a1 * K[t]! : 0), avg = 0.5 * (dk + dt);
-      const pk = values[k]!, pt = values[t]!, ak = pk - dk, atv = pt - dt;
-      values[k] = ak; values[t] = atv;
-      S[k] = pk - avg; S[t] = pt - avg;
-      const m = Math.abs(ak) > Math.abs(atv) ? Math.abs(ak) : Math.abs(atv);
-      if (m > scale) scale = m;
-      // A − S = avg − d on the two entries of a non-symmetric pair
-      if (dk !== dt) {
-        at[c] = k; val[c++] = avg - dk;
-        at[c] = t; val[c++] = avg - dt;
-        const d = Math.abs(dk - dt);
-        if (d > skew) skew = d;
-      }
-    }
-    this.nSkew = c;
-    this.skew = skew;
-    this.scale = scale;
+    this.nSkew = combine(values, S, D, a0, K, a1, entries, this.tmap, this.skewAt, this.skewVal, res);
+    this.skew = res[0]!;
+    this.scale = res[1]!;
     return this.factorNumeric(layout, S, expectedPositive);
   }
 
