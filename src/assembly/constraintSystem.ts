@@ -295,7 +295,8 @@ export class ConstraintSystem {
           target[i] = Gu[i]! - h * (kappa[i]! + (st.alpha ?? SD.alpha) * Gu[i]! + (st.beta ?? SD.beta) * gK[i]!);
         } else {
           R[i] = regularize;
-          target[i] = -tau * kappa[i]!;
+          // first-order schemes do not evaluate κ (it may be stale): their target is 0
+          target[i] = tau === 0 ? 0 : -tau * kappa[i]!;
         }
         Gm.setEntry(this.slotCC[ci]!, r, r, -R[i]!);
       }

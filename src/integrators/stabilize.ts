@@ -50,10 +50,11 @@ export class Projection {
     const { rhs, x } = this;
     // the projection matrix at the new configuration
     this.factor(q, u);
+    // every right-hand side is [0; −r] (the velocity part is never written after this)
+    rhs.fill(0, 0, n);
     // positions: chord or Newton iterations on g(q) = 0, each with a backtracking line search
     let it = 0, e = cs.maxHardViolation(), fresh = true;
     for (; it < PROJECTION_MAX_ITER && e > PROJECTION_TOL; it++) {
-      rhs.fill(0);
       for (let i = 0; i < m; i++) rhs[n + i] = cs.hard[i] ? -cs.g[i]! : 0;
       // the iteration itself corrects what the factorization alone leaves
       ws.solveDirect(rhs, x);
@@ -102,7 +103,6 @@ export class Projection {
       // refactor here, after which the (linear) velocity projection is exact
       if (!fresh && ev > 0.1 * evPrev) { this.factor(q, u); fresh = true; continue; }
       evPrev = ev;
-      rhs.fill(0);
       for (let i = 0; i < m; i++) rhs[n + i] = cs.hard[i] ? -cs.Gu[i]! : 0;
       ws.solveDirect(rhs, x);
       ws.scatterAdd(u, x, 1);

@@ -308,7 +308,9 @@ export class Workspace {
   constraints(q: Float64Array, u: Float64Array, h: number, level: 'velocity' | 'acceleration', fc: Float64Array | null = null): void {
     if (this.model.nRows === 0) return;
     const ctx = this.fs.bind(q, u);
-    this.cs.evaluate(ctx, this.Gm, level === 'acceleration', fc);
+    // κ enters the velocity-level rows under Baumgarte only (the 'first' targets of the other methods have none)
+    const bias = level === 'acceleration' || this.model.settings.stabilization.method === 'baumgarte';
+    this.cs.evaluate(ctx, this.Gm, level === 'acceleration', fc, bias);
     // first-order velocity steps take G u⁺ = 0 (no derivative term): measured on the falling
     // 100-link chain, the extrapolation −hκ from q_k fed energy into the whip until it diverged
     this.cs.rows(this.Gm, h, this.model.settings.stabilization, this.regularization, level === 'velocity' ? 'first' : 'acceleration', this.cs.g);
