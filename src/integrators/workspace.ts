@@ -29,7 +29,7 @@ import { BlockMatrix } from '../assembly/blockSparse.js';
 import { StepSolver, type StepSolverOptions, type SolveReport } from '../solvers/stepSolver.js';
 import { quatIntegrateWorld } from '../math/quat.js';
 import { spatialInertiaInto, spatialInertiaInverseOf, spatialScratch } from '../math/spatial.js';
-import { skew, mul3 } from '../math/mat3.js';
+import { skew, mul3, invert3 } from '../math/mat3.js';
 
 /** raised inside a step; Simulation.step turns it into a DivergenceError with the step number */
 export class NonFiniteError extends Error {
@@ -124,6 +124,15 @@ export class Workspace {
       if (c.kind === 'particle') { for (let k = 0; k < 3; k++) out[s + k] = f[s + k]! / c.mass; continue; }
       for (let k = 0; k < 3; k++) this.c3[k] = kin.cW[3 * c.index + k]!;
       for (let k = 0; k < 9; k++) this.J9[k] = JW[9 * c.index + k]!;
+      if (this.c3[0] === 0 && this.c3[1] === 0 && this.c3[2] === 0 && invert3(this.S1, this.J9)) {
+        // the origin at the centre of mass: M⁻¹ = diag(I/m, J⁻¹)
+        const m = c.mass, Ji = this.S1, f3 = f[s + 3]!, f4 = f[s + 4]!, f5 = f[s + 5]!;
+        out[s] = f[s]! / m; out[s + 1] = f[s + 1]! / m; out[s + 2] = f[s + 2]! / m;
+        out[s + 3] = Ji[0]! * f3 + Ji[1]! * f4 + Ji[2]! * f5;
+        out[s + 4] = Ji[3]! * f3 + Ji[4]! * f4 + Ji[5]! * f5;
+        out[s + 5] = Ji[6]! * f3 + Ji[7]! * f4 + Ji[8]! * f5;
+        continue;
+      }
       spatialInertiaInverseOf(this.M6, this.compMass, c.index, this.c3, this.J9, this.sp);
       for (let i = 0; i < 6; i++) {
         let acc = 0;
@@ -153,6 +162,18 @@ export class Workspace {
       skew(this.S1, this.c3);
       for (let k = 0; k < 3; k++) this.v3[k] = a[s + 3 + k]!;
       skew(this.S2, this.v3);                                   // [a_ω]
+      if (this.c3[0] === 0 && this.c3[1] === 0 && this.c3[2] === 0) {
+        // c = 0: rows ω only, −(J[a_ω] − [J a_ω])
+        mul3(this.S3, this.J9, this.S2);
+        K.add3(slot, 3, 3, this.S3, -1);
+        const ax = this.v3[0]!, ay = this.v3[1]!, az = this.v3[2]!, J = this.J9;
+        this.v3[0] = J[0]! * ax + J[1]! * ay + J[2]! * az;
+        this.v3[1] = J[3]! * ax + J[4]! * ay + J[5]! * az;
+        this.v3[2] = J[6]! * ax + J[7]! * ay + J[8]! * az;
+        skew(this.S3, this.v3);
+        K.add3(slot, 3, 3, this.S3, 1);
+        continue;
+      }
       // rows v: K_vθ −= −m[a_ω][c]
       // (scaled here, not by add3: a non-integer argument of a call V8 does not inline is boxed)
       mul3(this.T3, this.S2, this.S1);
