@@ -211,14 +211,18 @@ export class JointKinematics {
     if (this.kinSeen === ctx.kin && this.genSeen === ctx.kin.generation) return;
     this.kinSeen = ctx.kin;
     this.genSeen = ctx.kin.generation;
-    const b = this.b, rot = this.rotations;
-    side(ctx, fa, b, RC, RRC, XC, QC, true, rot);
-    side(ctx, fb, b, RD, RRD, XD, QD, rot, rot);
+    const b = this.b;
+    sideOrigin(ctx, fa, b, RRC, XC);
+    sideOrigin(ctx, fb, b, RRD, XD);
+    sideAxes(ctx, fa, b, RC);
     for (let i = 0; i < 3; i++) {
       b[DD + i] = b[XD + i]! - b[XC + i]!;
       b[SS + i] = b[RRC + i]! + b[DD + i]!;
     }
-    if (!rot) return;
+    if (!this.rotations) return;
+    sideAxes(ctx, fb, b, RD);
+    sideQuat(ctx, fa, b, QC);
+    sideQuat(ctx, fb, b, QD);
     // q_CD = conj(q_WC) ⋆ q_WD
     const aw = b[QC]!, ax = -b[QC + 1]!, ay = -b[QC + 2]!, az = -b[QC + 3]!;
     const bw = b[QD]!, bx = b[QD + 1]!, by = b[QD + 2]!, bz = b[QD + 3]!;
@@ -356,32 +360,39 @@ export class JointKinematics {
   }
 }
 
-/**
- * One side's frame in world, into b at offsets or (r = R_body p_f), ox (x = x_body + r), and
- * with `wantR` oR (R = R_body R_f), with `wantQ` oq (q = q_body ⋆ q_f)
- */
-function side(ctx: ConstraintContext, f: JointFrame, b: Float64Array, oR: number, or: number, ox: number, oq: number, wantR: boolean, wantQ: boolean): void {
+/** One side's frame origin in world, into b at offsets or (lever arm r = R_body p_f) and ox (x = x_body + r) */
+function sideOrigin(ctx: ConstraintContext, f: JointFrame, b: Float64Array, or: number, ox: number): void {
   const F = f.buf;
   if (f.bodyIndex < 0) {
-    if (wantR) for (let k = 0; k < 9; k++) b[oR + k] = F[7 + k]!;
-    if (wantQ) for (let k = 0; k < 4; k++) b[oq + k] = F[3 + k]!;
     for (let k = 0; k < 3; k++) { b[or + k] = 0; b[ox + k] = F[k]!; }
     return;
   }
-  const Rb = ctx.kin.R, m = 9 * f.bodyIndex, qs = ctx.q, o = f.qOffset;
-  const p0 = F[0]!, p1 = F[1]!, p2 = F[2]!;
+  const Rb = ctx.kin.R, m = 9 * f.bodyIndex, qs = ctx.q, o = f.qOffset, p0 = F[0]!, p1 = F[1]!, p2 = F[2]!;
   for (let i = 0; i < 3; i++) {
-    const a0 = Rb[m + 3 * i]!, a1 = Rb[m + 3 * i + 1]!, a2 = Rb[m + 3 * i + 2]!;
-    if (wantR) {
-      b[oR + 3 * i] = a0 * F[7]! + a1 * F[10]! + a2 * F[13]!;
-      b[oR + 3 * i + 1] = a0 * F[8]! + a1 * F[11]! + a2 * F[14]!;
-      b[oR + 3 * i + 2] = a0 * F[9]! + a1 * F[12]! + a2 * F[15]!;
-    }
-    const r = a0 * p0 + a1 * p1 + a2 * p2;
+    const r = Rb[m + 3 * i]! * p0 + Rb[m + 3 * i + 1]! * p1 + Rb[m + 3 * i + 2]! * p2;
     b[or + i] = r;
     b[ox + i] = qs[o + i]! + r;
   }
-  if (!wantQ) return;
+}
+
+/** One side's frame axes in world, into b at oR (R = R_body R_f, row-major) */
+function sideAxes(ctx: ConstraintContext, f: JointFrame, b: Float64Array, oR: number): void {
+  const F = f.buf;
+  if (f.bodyIndex < 0) { for (let k = 0; k < 9; k++) b[oR + k] = F[7 + k]!; return; }
+  const Rb = ctx.kin.R, m = 9 * f.bodyIndex;
+  for (let i = 0; i < 3; i++) {
+    const a0 = Rb[m + 3 * i]!, a1 = Rb[m + 3 * i + 1]!, a2 = Rb[m + 3 * i + 2]!;
+    b[oR + 3 * i] = a0 * F[7]! + a1 * F[10]! + a2 * F[13]!;
+    b[oR + 3 * i + 1] = a0 * F[8]! + a1 * F[11]! + a2 * F[14]!;
+    b[oR + 3 * i + 2] = a0 * F[9]! + a1 * F[12]! + a2 * F[15]!;
+  }
+}
+
+/** One side's frame orientation in world, into b at oq (q = q_body ⋆ q_f) */
+function sideQuat(ctx: ConstraintContext, f: JointFrame, b: Float64Array, oq: number): void {
+  const F = f.buf;
+  if (f.bodyIndex < 0) { for (let k = 0; k < 4; k++) b[oq + k] = F[3 + k]!; return; }
+  const qs = ctx.q, o = f.qOffset;
   const aw = qs[o + 3]!, ax = qs[o + 4]!, ay = qs[o + 5]!, az = qs[o + 6]!;
   const bw = F[3]!, bx = F[4]!, by = F[5]!, bz = F[6]!;
   b[oq] = aw * bw - ax * bx - ay * by - az * bz;
