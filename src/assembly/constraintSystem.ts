@@ -318,8 +318,9 @@ export class ConstraintSystem {
 
   /** ‖g‖₂ over the hard rows */
   hardViolationNorm(): number {
+    const hard = this.hard, g = this.g, m = this.m;
     let s = 0;
-    for (let i = 0; i < this.m; i++) if (this.hard[i]) s += this.g[i]! * this.g[i]!;
+    for (let i = 0; i < m; i++) if (hard[i] === 1) s += g[i]! * g[i]!;
     return Math.sqrt(s);
   }
 
@@ -328,8 +329,13 @@ export class ConstraintSystem {
 
   /** the largest |v[i]| over hard rows i (NaN if one is NaN) */
   maxHardAbs(v: Float64Array): number {
+    const hard = this.hard, m = this.m;
     let e = 0;
-    for (let i = 0; i < this.m; i++) if (this.hard[i]) e = Math.max(e, Math.abs(v[i]!));
+    // once e is NaN no comparison replaces it
+    for (let i = 0; i < m; i++) {
+      const a = Math.abs(v[i]!);
+      if (hard[i] === 1 && (a > e || a !== a)) e = a;
+    }
     return e;
   }
 
