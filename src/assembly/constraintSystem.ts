@@ -47,6 +47,7 @@ export class ConstraintSystem {
   private scatterLayout: BlockLayout | null = null;
   private scatterG = new Int32Array(0);  // (Gkeep length)
   private scatterGT = new Int32Array(0); // (Gkeep length)
+  private diagAt = new Int32Array(0);    // (m) value index of each row's diagonal entry (its −R)
   private readonly nb0: number;       // first constraint block
 
   constructor(readonly model: Model) {
@@ -111,14 +112,19 @@ export class ConstraintSystem {
 
   /**
    * The scatter map of the hard constraints' kept Jacobian entries into a matrix on `layout` (built
-   * once per layout, at the first evaluation into it): entry t of Gkeep, row r and column j of
-   * side k of constraint ci, goes to (r, j) of block (ci, k) and to (j, r) of block (k, ci).
+   * once per layout, at the first use of it): entry t of Gkeep, row r and column j of side k of
+   * constraint ci, goes to (r, j) of block (ci, k) and to (j, r) of block (k, ci); and where each
+   * row's diagonal entry (−R) lives.
    */
   private scatterFor(layout: BlockLayout): void {
     if (this.scatterLayout === layout) return;
     const cons = this.model.constraints, cb = layout.colBase;
     this.scatterG = new Int32Array(this.Gkeep.length).fill(-1);
     this.scatterGT = new Int32Array(this.Gkeep.length).fill(-1);
+    this.diagAt = new Int32Array(this.m);
+    for (let ci = 0; ci < cons.length; ci++) {
+      for (let r = 0; r < cons[ci]!.rows; r++) this.diagAt[this.model.rowStart[ci]! + r] = cb[6 * this.slotCC[ci]! + r]! + r;
+    }
     for (let ci = 0; ci < cons.length; ci++) {
       if (this.allHard[ci] !== 1) continue;
       const c = cons[ci]!;
@@ -253,6 +259,8 @@ export class ConstraintSystem {
   rows(Gm: BlockMatrix, h: number, st: Stabilization, regularize: number, scheme: 'first' | 'second' | 'half' | 'acceleration', gK: Float64Array): void {
     const cons = this.model.constraints;
     const { Gu, kappa, R, target } = this;
+    this.scatterFor(Gm.layout);
+    const v = Gm.values, at = this.diagAt;
     const accel = scheme === 'acceleration', asForces = accel || scheme === 'half';
     // hard rows with projection: G u⁺ = −τκ, τ from where G was evaluated to the end of the step
     const tau = scheme === 'first' ? 0 : 0.5 * h;
@@ -298,21 +306,18 @@ export class ConstraintSystem {
           // first-order schemes do not evaluate κ (it may be stale): their target is 0
           target[i] = tau === 0 ? 0 : -tau * kappa[i]!;
         }
-        Gm.setEntry(this.slotCC[ci]!, r, r, -R[i]!);
+        v[at[i]!] = -R[i]!;
       }
     }
   }
 
   /** projection matrices (after `evaluate` with hardOnly): −regularize on hard rows, −1 on compliant ones */
   projectionRows(Gm: BlockMatrix, regularize: number): void {
-    const cons = this.model.constraints;
-    for (let ci = 0; ci < cons.length; ci++) {
-      const c = cons[ci]!, r0 = this.model.rowStart[ci]!;
-      for (let r = 0; r < c.rows; r++) {
-        const i = r0 + r;
-        this.R[i] = this.hard[i] ? regularize : 1;
-        Gm.setEntry(this.slotCC[ci]!, r, r, -this.R[i]!);
-      }
+    this.scatterFor(Gm.layout);
+    const v = Gm.values, at = this.diagAt, R = this.R, hard = this.hard;
+    for (let i = 0; i < this.m; i++) {
+      R[i] = hard[i] === 1 ? regularize : 1;
+      v[at[i]!] = -R[i]!;
     }
   }
 

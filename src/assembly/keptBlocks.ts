@@ -34,7 +34,8 @@ export class KeptBlocks {
     this.nBlocks = table.length / 5;
     const lengths = [Math.max(1, size), Math.max(1, nu), Math.max(1, m), Math.max(1, table.length)];
     const { offsets, bytes } = kernelLayout(lengths, 3);
-    const inst = opts.wasm === false ? null : instantiateKernels(BLOCKROWS_WASM, bytes, ['rows']);
+    // no constraints, nothing to multiply: no instance (and no memory) for them
+    const inst = opts.wasm === false || table.length === 0 ? null : instantiateKernels(BLOCKROWS_WASM, bytes, ['rows']);
     if (inst) {
       const buf = inst.memory;
       new Int32Array(buf, offsets[3]!, table.length).set(table);

@@ -275,7 +275,8 @@ export class StepSolver {
   /**
    * x ← S⁻¹ b with the factorization alone (no residual, no refinement): for symmetric matrices
    * inside an iteration that checks its own convergence (the projection). Returns false when
-   * some entry of x is not finite.
+   * some entry of x is not finite (x and b have the matrix's n entries; longer ones are not
+   * checked beyond n).
    */
   solveDirect(b: Float64Array, x: Float64Array): boolean {
     x.set(b);

