@@ -4,7 +4,7 @@
 ;; factor, solve, and multiply give the bits of SupernodalLdlt.factorJs, solveJs and cscMatVec. The module
 ;; is kept under 4 KB: browsers have refused to compile larger modules synchronously on the main
 ;; thread (Chrome's limit was 4 KB; newer versions allow more).
-;; The solve, operation for operation as solveJs, on w = P x, which the caller writes into the
+;; The solve (called by solvePerm), operation for operation as solveJs, on w = P x, which the caller writes into the
 ;; kernel's memory (and reads back as x = Pᵀ w):
 ;; - L z = w over the panels: each column's triangle in place, the rows below summed into acc
 ;;   and subtracted once per panel;
@@ -14,7 +14,7 @@
 ;; panelPtr (count + 1 each) and rows (the panels' row lists).
 (module
   (import "env" "mem" (memory 1))
-  (func $solve (export "solve")
+  (func $solve
     (param $count i32)
     (param $pLx i32) (param $pDinv i32) (param $pW i32) (param $pAcc i32)
     (param $pFirst i32) (param $pRowPtr i32) (param $pRows i32) (param $pPanel i32)
