@@ -164,7 +164,8 @@ export class StepSolver {
     this.signature = layout.signature;
     this.A = { n: layout.n, colPtr: layout.colPtr, rowIdx: layout.rowIdx, values: new Float64Array(layout.nnz) };
     this.tmap = cscTransposeMap(this.A);
-    this.sym = new Float64Array(layout.nnz);
+    // S is formed where the factorization reads it (no copy)
+    this.sym = this.numeric.valueBuffer;
     this.colOf = new Int32Array(layout.nnz);
     for (let j = 0; j < layout.n; j++) for (let k = layout.colPtr[j]!; k < layout.colPtr[j + 1]!; k++) this.colOf[k] = j;
     this.skewAt = new Int32Array(layout.nnz);

@@ -271,6 +271,13 @@ export class SupernodalLdlt {
     return k ? { names: Object.keys(W), offsets: k.at, lengths: k.lengths, bytes: k.memory.byteLength } : null;
   }
 
+  /**
+   * (nnzA) the array `factor` copies its values into (in the kernels' memory with WebAssembly):
+   * a caller that assembles the values there and passes this array to `factor` saves the copy.
+   * Its contents are the last factorization's values until they are overwritten (`multiply`).
+   */
+  get valueBuffer(): Float64Array { return this.vals; }
+
   /** true when the factorization and solve run as WebAssembly */
   get usesWasm(): boolean { return this.kernel !== null; }
 
@@ -295,8 +302,11 @@ export class SupernodalLdlt {
   private begin(values: Float64Array): void {
     const nA = this.sn.symbolic.nnzA, res = this.result;
     if (values.length < nA) throw new Error('SupernodalLdlt.factor: values shorter than the pattern');
-    if (values.length === nA) this.vals.set(values);
-    else for (let i = 0; i < nA; i++) this.vals[i] = values[i]!;
+    // values written straight into `valueBuffer` need no copy
+    if (values !== this.vals) {
+      if (values.length === nA) this.vals.set(values);
+      else for (let i = 0; i < nA; i++) this.vals[i] = values[i]!;
+    }
     res.ok = false; res.positive = 0; res.negative = 0; res.zeroAt = -1;
   }
 

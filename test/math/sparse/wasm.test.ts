@@ -58,6 +58,11 @@ describe('WebAssembly supernodal factorization and solve', () => {
       expect(Array.from(f.Lx)).toEqual(Array.from(g.Lx));
       expect(Array.from(f.D)).toEqual(Array.from(g.D));
       if (!rf.ok) return;
+      // the values assembled in place, in the buffer the factorization reads: the same factorization
+      const inPlace = new SupernodalLdlt(sn);
+      inPlace.valueBuffer.set(csc.values.subarray(0, inPlace.valueBuffer.length));
+      expect({ ...inPlace.factor(inPlace.valueBuffer) }).toEqual(rf);
+      expect(Array.from(inPlace.Lx)).toEqual(Array.from(f.Lx));
       // twice: a second factorization overwrites the panels the kernel reads
       for (let round = 0; round < 2; round++) {
         if (round === 1) {
