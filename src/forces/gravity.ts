@@ -52,7 +52,7 @@ export class Gravity implements ForceEffector {
       if (s < 0) continue;
       const cW = ctx.kin.cW, o = 3 * c.index;
       // the origin at the centre of mass: the torque about it is zero, and so is its derivative
-      if (cW[o] === 0 && cW[o + 1] === 0 && cW[o + 2] === 0) continue;
+      if (ctx.kin.centred(c.index)) continue;
       this.c3[0] = cW[o]!; this.c3[1] = cW[o + 1]!; this.c3[2] = cW[o + 2]!;
       skew(this.C, this.c3);
       mul3(this.T, this.F, this.C);

@@ -83,7 +83,7 @@ export class InertialForces implements ForceEffector {
       if (c.kind !== 'body' || s < 0) continue;
       const m = c.mass;
       this.load(ctx, c.index, c.uOffset);
-      if (this.c[0] === 0 && this.c[1] === 0 && this.c[2] === 0) { this.addCentred(s, K, D); continue; }
+      if (ctx.kin.centred(c.index)) { this.addCentred(s, K, D); continue; }
       skew(this.Sw, this.w); skew(this.Sc, this.c); skew(this.Sa, this.a); skew(this.Sb, this.b); skew(this.SJw, this.Jw);
       // X = [ω][c] + [a]
       mul3(this.X, this.Sw, this.Sc);

@@ -124,7 +124,7 @@ export class Workspace {
       if (c.kind === 'particle') { for (let k = 0; k < 3; k++) out[s + k] = f[s + k]! / c.mass; continue; }
       for (let k = 0; k < 3; k++) this.c3[k] = kin.cW[3 * c.index + k]!;
       for (let k = 0; k < 9; k++) this.J9[k] = JW[9 * c.index + k]!;
-      if (this.c3[0] === 0 && this.c3[1] === 0 && this.c3[2] === 0 && invert3(this.S1, this.J9)) {
+      if (kin.centred(c.index) && invert3(this.S1, this.J9)) {
         // the origin at the centre of mass: M⁻¹ = diag(I/m, J⁻¹)
         const m = c.mass, Ji = this.S1, f3 = f[s + 3]!, f4 = f[s + 4]!, f5 = f[s + 5]!;
         out[s] = f[s]! / m; out[s + 1] = f[s + 1]! / m; out[s + 2] = f[s + 2]! / m;
@@ -162,7 +162,7 @@ export class Workspace {
       skew(this.S1, this.c3);
       for (let k = 0; k < 3; k++) this.v3[k] = a[s + 3 + k]!;
       skew(this.S2, this.v3);                                   // [a_ω]
-      if (this.c3[0] === 0 && this.c3[1] === 0 && this.c3[2] === 0) {
+      if (kin.centred(c.index)) {
         // c = 0: rows ω only, −(J[a_ω] − [J a_ω])
         mul3(this.S3, this.J9, this.S2);
         K.add3(slot, 3, 3, this.S3, -1);

@@ -25,6 +25,7 @@ export class Kinematics {
   private readonly comB: Float64Array;    // (3 · bodies) centre of mass in body axes
   private readonly JB: Float64Array[];    // (bodies) inertia about the centre of mass in body axes (3×3)
   private readonly principal: Uint8Array; // (bodies) 1 when J_B is diagonal (body axes are principal axes)
+  private readonly centredAt: Uint8Array; // (nComponents) 1 for a body whose origin is its centre of mass
 
   constructor(model: Model) {
     const n = model.components.length;
@@ -36,6 +37,7 @@ export class Kinematics {
     this.comB = new Float64Array(3 * bodies.length);
     bodies.forEach((c, k) => { if (c.kind === 'body') this.comB.set(c.com, 3 * k); });
     this.JB = bodies.map((c) => Float64Array.from(c.kind === 'body' ? c.inertia : []));
+    this.centredAt = Uint8Array.from(model.components, (c) => (c.kind === 'body' && c.com[0] === 0 && c.com[1] === 0 && c.com[2] === 0 ? 1 : 0));
     this.principal = Uint8Array.from(this.JB, (J) => (J[1] === 0 && J[2] === 0 && J[3] === 0 && J[5] === 0 && J[6] === 0 && J[7] === 0 ? 1 : 0));
     this.R = new Float64Array(9 * n);
     this.cW = new Float64Array(3 * n);
@@ -118,6 +120,12 @@ export class Kinematics {
     }
     this.inertiaFresh = true;
   }
+
+  /**
+   * true for a body whose frame origin is its centre of mass: c_W is exactly zero, and the
+   * inertial, gravity and mass terms that carry c drop out (their short forms use this)
+   */
+  centred(component: number): boolean { return this.centredAt[component] === 1; }
 
   /** out = world lever arm r = R_WB p_B of a body point (zero for other points) */
   leverArm(out: Vec3, p: PointRef): Vec3 {

@@ -111,7 +111,7 @@ export class StepSolver {
   private numeric: SupernodalLdlt | null = null;
   private signature = '';
   private tmap: Int32Array = new Int32Array(0);
-  private sym: Float64Array = new Float64Array(0);       // (nnz) values of S
+  private sym: Float64Array = new Float64Array(0);       // (nnz) values of S, in the buffer the factorization reads (valueBuffer)
   private r: Float64Array = new Float64Array(0);
   private dx: Float64Array = new Float64Array(0);
   private gmres: Gmres | null = null;
@@ -138,16 +138,20 @@ export class StepSolver {
    */
   private readonly apply = (out: Float64Array, x: Float64Array): void => {
     this.numeric!.multiply(out, x);
-    const at = this.skewAt, val = this.skewVal, rows = this.A.rowIdx, cols = this.colOf;
-    for (let t = 0; t < this.nSkew; t++) { const k = at[t]!; out[rows[k]!] += val[t]! * x[cols[k]!]!; }
+    this.addSkew(out, x);
   };
   private readonly solveS = (x: Float64Array): void => { this.numeric!.solve(x); };
   /** A z = S z + (A − S) z = v + N z for z = S⁻¹ v: only the entries of the skew part N */
   private readonly applyPreconditioned = (out: Float64Array, v: Float64Array, z: Float64Array): void => {
     out.set(v);
-    const at = this.skewAt, val = this.skewVal, rows = this.A.rowIdx, cols = this.colOf;
-    for (let t = 0; t < this.nSkew; t++) { const k = at[t]!; out[rows[k]!] += val[t]! * z[cols[k]!]!; }
+    this.addSkew(out, z);
   };
+
+  /** out += N x over the skew entries N = A − S of the last factored matrix */
+  private addSkew(out: Float64Array, x: Float64Array): void {
+    const at = this.skewAt, val = this.skewVal, rows = this.A.rowIdx, cols = this.colOf;
+    for (let t = 0; t < this.nSkew; t++) { const k = at[t]!; out[rows[k]!] += val[t]! * x[cols[k]!]!; }
+  }
 
   constructor(private readonly opts: StepSolverOptions = {}) {}
 
