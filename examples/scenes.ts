@@ -57,8 +57,9 @@ export function clothModel(o: ClothOptions): Model {
  * by ball joints, the first pinned to the world at the origin; released horizontal along x under
  * gravity 9.81 along −z; h = 1/240.
  */
-export function chainOfBodies(n: number, o: { integrator?: IntegratorName; step?: number; joint?: 'ball' | 'hinge'; stabilization?: Stabilization } = {}): Model {
+export function chainOfBodies(n: number, o: { integrator?: IntegratorName; step?: number; joint?: 'ball' | 'hinge'; stabilization?: Stabilization; geometricStiffness?: boolean } = {}): Model {
   const b = new ModelBuilder();
+  b.settings.geometricStiffness = o.geometricStiffness ?? false;
   b.settings.integrator = o.integrator ?? 'implicit-euler';
   b.settings.step = o.step ?? 1 / 240;
   if (o.stabilization) b.settings.stabilization = o.stabilization;

@@ -20,6 +20,8 @@
  */
 import type { Model } from '../model/model.js';
 import type { Kinematics } from '../model/kinematics.js';
+import type { BlockMatrix } from '../assembly/blockSparse.js';
+import type { StiffnessScratch } from './geometricStiffness.js';
 
 export interface ConstraintContext {
   readonly model: Model;
@@ -59,6 +61,12 @@ export interface BilateralConstraint {
    * constraint stage keeps every constraint's blocks in one array this way, without a copy.
    */
   jacobianInto?(ctx: ConstraintContext, out: Float64Array, o0: number, o1: number): void;
+  /**
+   * Optional: K += ∂(Gᵀλ)/∂q at fixed multipliers lambda[o … o+m), the geometric stiffness of
+   * seed 003, into the pattern blocks (A, A), (A, B), (B, A), (B, B) given as slots[so … so+4)
+   * (−1 where a side is the world or not dynamic)
+   */
+  addGeometricStiffness?(ctx: ConstraintContext, lambda: Float64Array, o: number, K: BlockMatrix, slots: Int32Array, so: number, t: StiffnessScratch): void;
   /** κ = Ġ u → out[o … o+m) */
   bias(ctx: ConstraintContext, out: Float64Array, o: number): void;
   /** world position of the point its wrench is reported about (./report.ts) */

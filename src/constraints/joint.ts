@@ -48,6 +48,8 @@ import { quatToMat3, quatMul, quatConj } from '../math/quat.js';
 import { mulAtB3 } from '../math/mat3.js';
 import { type Pose, pose, poseRelative } from '../math/transform.js';
 import { omegaToRpyRate, rpyIsSingular, mat3ToRpyInto } from '../math/rpy.js';
+import type { BlockMatrix } from '../assembly/blockSparse.js';
+import { addTranslationalStiffness, type StiffnessScratch } from './geometricStiffness.js';
 import { type JointType, type JointMask, type JointLayout, JointFrame, JointKinematics, JOINT_KINEMATICS_SIZE, jointLayout } from './jointRows.js';
 
 export type { JointType, JointMask } from './jointRows.js';
@@ -117,6 +119,7 @@ export class Joint implements BilateralConstraint {
   private readonly Rcd = new Float64Array(9);
   private readonly M = new Float64Array(9);
   private readonly rpy = new Float64Array(3);
+  private readonly fsr = new Float64Array(9);
 
   /**
    * bodyA/bodyB: a rigid body or null (the world). (pAC, qAC): frame C in A's coordinates (in
@@ -261,6 +264,18 @@ export class Joint implements BilateralConstraint {
     for (let i = 0; i < L.linear.length; i++) out[row++] = k.linearBias(L.linear[i]!);
     for (let i = 0; i < L.angular.length; i++) out[row++] = k.lockBias(L.angular[i]!);
     if (L.universal) out[row] = k.universalBias();
+  }
+
+  /**
+   * K += the geometric stiffness ∂(Gᵀλ)/∂q of the translational rows at the multipliers
+   * lambda[o …] (geometricStiffness.ts); slots of (A, A), (A, B), (B, A), (B, B), −1 if absent
+   */
+  addGeometricStiffness(ctx: ConstraintContext, lambda: Float64Array, o: number, K: BlockMatrix, slots: Int32Array, so: number, t: StiffnessScratch): void {
+    const L = this.layout;
+    if (L.linear.length === 0) return;
+    this.k.positions(ctx, this.fa, this.fb);
+    this.k.stiffnessVectors(L.linear, lambda, o, this.fsr);
+    addTranslationalStiffness(K, this.fsr, 0, slots[so]!, slots[so + 1]!, slots[so + 2]!, slots[so + 3]!, t);
   }
 
   /** true when side A is the world (components[0] is then body B) */

@@ -292,6 +292,21 @@ export class JointKinematics {
     }
   }
 
+  /**
+   * For the geometric stiffness (geometricStiffness.ts): the world force f = Σ λ_i c_{axes[i]} of
+   * the translational rows at multipliers lambda[o …], s = x_D − x_A and r_D → out[0 … 9)
+   */
+  stiffnessVectors(axes: Int32Array, lambda: Float64Array, o: number, out: Float64Array): void {
+    const b = this.b;
+    let fx = 0, fy = 0, fz = 0;
+    for (let i = 0; i < axes.length; i++) {
+      const k = axes[i]!, l = lambda[o + i]!;
+      fx += l * b[RC + k]!; fy += l * b[RC + 3 + k]!; fz += l * b[RC + 6 + k]!;
+    }
+    out[0] = fx; out[1] = fy; out[2] = fz;
+    for (let i = 0; i < 3; i++) { out[3 + i] = b[SS + i]!; out[6 + i] = b[RRD + i]!; }
+  }
+
   /** κ of translational row k: c_k·(ω_B × (ω_B × r_D) − ω_A × (ω_A × r_C) − ω_A × ḋ − ω_A × e) */
   linearBias(k: number): number {
     const b = this.b;

@@ -26,6 +26,7 @@ class Tension implements AxialMaterial {
   energy(): number { return 0; }
 }
 import { BlockMatrix } from '../assembly/blockSparse.js';
+import { StiffnessScratch } from '../constraints/geometricStiffness.js';
 import { StepSolver, type StepSolverOptions, type SolveReport } from '../solvers/stepSolver.js';
 import { quatIntegrateWorld } from '../math/quat.js';
 import { spatialInertiaInto, spatialInertiaInverseOf, spatialScratch } from '../math/spatial.js';
@@ -54,6 +55,11 @@ export class Workspace {
   readonly redundant = new Set<string>();
   /** per distance constraint with geometric stiffness on: its row, tension material and spring */
   private readonly geometric: { row: number; tension: Tension; spring: PathSpring }[];
+  /** with geometric stiffness on, the other constraints that supply their own (joints) */
+  private readonly geometricOwn: number[];
+  /** (4 · constraints) their slots of (A, A), (A, B), (B, A), (B, B), −1 where absent */
+  private readonly geometricSlots: Int32Array;
+  private readonly stiffnessScratch = new StiffnessScratch();
   /** regularization added to hard rows after a rank deficiency (0 while none was found) */
   regularization = 0;
   private readonly M6 = new Float64Array(36);
@@ -85,7 +91,19 @@ export class Workspace {
     this.qMid = new Float64Array(model.nq);
     this.compMass = Float64Array.from(model.components, (c) => c.mass);
     this.pivotScratch = new Float64Array(model.nRows);
-    this.fs = new ForceSystem(model, (p) => { this.cs.register(p); for (const g of this.geometric) g.spring.setup(p); });
+    this.geometricOwn = !model.settings.geometricStiffness ? [] : model.constraints.flatMap((c, ci) => (c.addGeometricStiffness ? [ci] : []));
+    this.geometricSlots = new Int32Array(4 * model.constraints.length).fill(-1);
+    this.fs = new ForceSystem(model, (p) => {
+      this.cs.register(p);
+      for (const g of this.geometric) g.spring.setup(p);
+      // the joints' blocks between their sides (side A first; a world side has none)
+      for (const ci of this.geometricOwn) {
+        const c = model.constraints[ci]!, blocks = c.components.map((k) => model.components[k]!.block);
+        const bA = c.sideAIsWorld ? -1 : blocks[0]!, bB = c.sideAIsWorld ? blocks[0]! : blocks.length > 1 ? blocks[1]! : -1;
+        const pair = [[bA, bA], [bA, bB], [bB, bA], [bB, bB]];
+        for (let k = 0; k < 4; k++) if (pair[k]![0]! >= 0 && pair[k]![1]! >= 0) this.geometricSlots[4 * ci + k] = p.couple(pair[k]![0]!, pair[k]![1]!);
+      }
+    });
     this.M = new BlockMatrix(this.fs.layout);
     this.Gm = this.M;
     this.A = new Float64Array(this.fs.layout.nnz);
@@ -313,12 +331,17 @@ export class Workspace {
    * spring of tension F = −λ, so the term is that spring's exact Jacobian with F_l = F_l̇ = 0.
    */
   addGeometricStiffness(q: Float64Array, u: Float64Array): void {
-    if (this.geometric.length === 0) return;
+    if (this.geometric.length === 0 && this.geometricOwn.length === 0) return;
     const ctx = this.fs.bind(q, u);
     for (let i = 0; i < this.geometric.length; i++) {
       const g = this.geometric[i]!;
       g.tension.F = -this.cs.lambda[g.row]!;
       g.spring.addJacobians(ctx, this.fs.K, this.fs.D);
+    }
+    const cons = this.model.constraints, rowStart = this.model.rowStart;
+    for (let i = 0; i < this.geometricOwn.length; i++) {
+      const ci = this.geometricOwn[i]!;
+      cons[ci]!.addGeometricStiffness!(ctx, this.cs.lambda, rowStart[ci]!, this.fs.K, this.geometricSlots, 4 * ci, this.stiffnessScratch);
     }
   }
 

@@ -1,14 +1,16 @@
 /**
- * Geometric stiffness of distance constraints (seed 003): the term added to K is exactly
- * ∂(Gᵀλ)/∂q at fixed λ (finite differences of the constraint force Gᵀλ over q ⊕ ε e_j), and
- * with the option on, a stiff particle chain under implicit Euler at a large step runs and keeps
- * its constraints.
+ * Geometric stiffness of distance constraints and of joints' translational rows (seed 003): the
+ * term added to K is exactly ∂(Gᵀλ)/∂q at fixed λ (finite differences of the constraint force
+ * Gᵀλ over q ⊕ ε e_j), and with the option on, a stiff particle chain under implicit Euler at a
+ * large step runs and keeps its constraints.
  */
 import { describe, it, expect } from 'vitest';
 import { ModelBuilder } from '../../src/model/builder.js';
 import { Workspace } from '../../src/integrators/workspace.js';
 import { Simulation } from '../../src/simulation.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
+import { Joint } from '../../src/constraints/joint.js';
+import type { Model, RigidBody } from '../../src/model/model.js';
 import { cscToDense } from '../../src/math/sparse/csc.js';
 import { retract, relErr } from '../helpers/fd.js';
 
@@ -24,6 +26,70 @@ function model(gs: boolean) {
   b.addConstraint(new DistanceConstraint('d2', b.point('p'), b.point('r'), q0));
   return b.build();
 }
+
+/** two bodies, off-centre, turned and spinning, joined to each other and to the world by `type` joints on both sides */
+function jointModel(type: 'ball' | 'slider' | 'planar' | 'point-on-line'): Model {
+  const b = new ModelBuilder();
+  b.settings.geometricStiffness = true;
+  b.addBody({ name: 'A', mass: 1, inertia: [0.02, 0.03, 0.04, 0.001, 0, 0.002], com: [0.05, -0.02, 0.01], position: [0, 0, 0], orientation: [0.9, 0.1, 0.3, -0.2], angularVelocity: [1, 2, 0] });
+  b.addBody({ name: 'B', mass: 2, inertia: [0.05, 0.02, 0.03, 0, 0, 0], position: [0.4, 0.1, -0.2], orientation: [0.7, -0.2, 0.1, 0.4] });
+  const q0 = b.initialQ();
+  const body = (n: string) => b.componentAt(b.componentIndex(n)!) as RigidBody;
+  const spec = { type } as const;
+  b.addConstraint(Joint.atWorldFrame('AB', body('A'), body('B'), q0, [0.2, 0.05, -0.1], [0.8, 0.2, -0.4, 0.4], spec));
+  b.addConstraint(Joint.atWorldFrame('wA', null, body('A'), q0, [-0.1, 0.1, 0.05], [0.6, 0, 0.8, 0], spec));
+  b.addConstraint(Joint.atWorldFrame('Bw', body('B'), null, q0, [0.5, 0.3, -0.2], [1, 0, 0, 0], spec));
+  return b.build();
+}
+
+/** the dense K block of the solve unknowns, and the same by central differences of Gᵀλ */
+function stiffnessAgainstDifferences(mdl: Model, lambda: number[]): { K: Float64Array; Kfd: Float64Array } {
+  const ws = new Workspace(mdl), n = mdl.nSolve, m = mdl.nRows;
+  ws.cs.lambda.set(lambda);
+  const q0 = mdl.initialQ, u = mdl.initialU;
+  ws.fs.jacobians(q0, u);
+  ws.fs.K.zero();
+  ws.addGeometricStiffness(q0, u);
+  const N = n + m, Kd = cscToDense(ws.fs.K.csc());
+  const K = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) K[i * n + j] = Kd[i * N + j]!;
+  // Gᵀλ in the solve layout from the assembled G rows
+  const force = (q: Float64Array) => {
+    ws.constraints(q, u, 0.01, 'velocity');
+    const G = cscToDense(ws.Gm.csc()), f = new Float64Array(n);
+    for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) f[j] += G[(n + i) * N + j]! * ws.cs.lambda[i]!;
+    return f;
+  };
+  const eps = 1e-6, Kfd = new Float64Array(n * n), d = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    d.fill(0); d[j] = eps; const fp = force(retract(mdl, q0, d));
+    d[j] = -eps; const fm = force(retract(mdl, q0, d));
+    for (let i = 0; i < n; i++) Kfd[i * n + j] = (fp[i]! - fm[i]!) / (2 * eps);
+  }
+  return { K, Kfd };
+}
+
+describe('geometric stiffness of joints (translational rows)', () => {
+  // per joint: its translational rows' multipliers, 0 on the lock rows (whose curvature is not included)
+  const cases = [
+    ['ball', [3.5, -1.25, 2, 0.5, 4, -3, -2, 1.5, 0.75]],
+    ['slider', [3.5, -1.25, 0, 0, 0, 0.5, 4, 0, 0, 0, -2, 1.5, 0, 0, 0]],
+    ['planar', [3.5, 0, 0, -1.25, 0, 0, 2, 0, 0]],
+    ['point-on-line', [3.5, -1.25, 0.5, 4, -2, 1.5]],
+  ] as const;
+  for (const [type, lambda] of cases) {
+    it(`equals ∂(Gᵀλ)/∂q at fixed λ: ${type}, between two bodies and with the world on either side`, () => {
+      const mdl = jointModel(type);
+      expect(mdl.nRows).toBe(lambda.length);
+      const { K, Kfd } = stiffnessAgainstDifferences(mdl, [...lambda]);
+      const e = relErr(K, Kfd);
+      console.log(`${type}: geometric stiffness vs FD of Gᵀλ: rel. error ${e.toExponential(2)}`);
+      expect(e).toBeLessThan(1e-6);
+      // not trivially: the term is there
+      expect(Math.max(...K.map(Math.abs))).toBeGreaterThan(0.1);
+    });
+  }
+});
 
 describe('geometric stiffness of distance constraints', () => {
   it('equals ∂(Gᵀλ)/∂q at fixed λ', () => {
