@@ -215,7 +215,7 @@ export const ModelFileSchema = doc(z.strictObject({
   forces: z.array(ForceSchema).default([]),
   joints: z.array(JointEntrySchema).default([]),
   stabilization: StabilizationSchema.optional(),
-  geometricStiffness: doc(z.boolean(), 'add the geometric stiffness of distance constraints to the implicit integrators (default false)').default(false),
+  geometricStiffness: doc(z.boolean(), 'add the geometric stiffness of distance constraints and of joints\' translational rows to the implicit integrators (default false)').default(false),
 }), 'a vinculum model file (docs/model-format.md)');
 
 /** a model file after validation, with the defaults filled in */

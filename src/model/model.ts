@@ -78,8 +78,8 @@ export interface ModelSettings {
   /** constraint stabilization (default { method: 'projection' }) */
   stabilization: Stabilization;
   /**
-   * add the geometric stiffness of distance constraints, ∂(Gᵀλ)/∂q at the previous step's λ, to
-   * the implicit integrators' K (seed 003; default false)
+   * add the geometric stiffness of distance constraints and of joints' translational rows,
+   * ∂(Gᵀλ)/∂q at the previous step's λ, to the implicit integrators' K (seed 003; default false)
    */
   geometricStiffness: boolean;
   /** gravitational acceleration, m/s² (default [0, 0, −9.81]) */
