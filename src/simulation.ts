@@ -11,7 +11,7 @@ import { DivergenceError } from './model/errors.js';
 import { Workspace, NonFiniteError } from './integrators/workspace.js';
 import { SchemeScratch, symplecticEuler, implicitEuler, trapezoidal, bridsonMarino, type Scheme } from './integrators/schemes.js';
 import { Rk4Scratch, rk4 } from './integrators/rk4.js';
-import { Projection } from './integrators/stabilize.js';
+import { Projection, PROJECTION_TOL } from './integrators/stabilize.js';
 import type { IntegratorName } from './integrators/names.js';
 import type { StepSolverOptions } from './solvers/stepSolver.js';
 import { Joint } from './constraints/joint.js';
@@ -112,6 +112,7 @@ export class Simulation {
     if (this.ws.redundant.size > this.reportedRedundant) this.reportRedundant();
     if (this.singularCheck.length > 0) this.checkSingular();
     this.trackViolation();
+    if (this.projection.unconverged > 0 && !this.warnedProjection) this.warnProjection();
   }
 
   /** runs n steps, calling `each` after every step */
@@ -135,6 +136,14 @@ export class Simulation {
     }
     const i = cs.worstHardRow(g);
     if (i >= 0 && Math.abs(g[i]!) > this.worstValue) { this.worstValue = Math.abs(g[i]!); this.worstStep = this.state.step; this.worstRow = i; }
+  }
+
+  private warnedProjection = false;
+
+  /** the first projection that stopped above its tolerance, with what helps (later ones are counted in the diagnostics) */
+  private warnProjection(): void {
+    this.warnedProjection = true;
+    this.warnings.push(`step ${this.state.step}: the position projection stopped above its tolerance ${PROJECTION_TOL} (max |g| ${this.ws.cs.maxHardViolation().toExponential(1)} m or rad; later ones are counted in diagnostics.projectionUnconverged): the step leaves more drift than the projection can remove. A smaller step, or "geometricStiffness": true for long chains under tension, keeps the drift small (docs/constraints.md)`);
   }
 
   private reportedRedundant = 0;

@@ -145,6 +145,10 @@ describe('projection at large steps', () => {
       expect(sim.diagnostics.projectionUnconverged).toBeGreaterThan(0);
       expect(sim.diagnostics.worstViolation.value).toBeGreaterThan(PROJECTION_TOL);
       expect(sim.state.q.every(Number.isFinite)).toBe(true);
+      // and warned about, once, with what helps
+      const w = sim.warnings.filter((x) => x.includes('position projection stopped above its tolerance'));
+      expect(w).toHaveLength(1);
+      expect(w[0]).toMatch(/^step \d+: .*max \|g\| \d\.\de[-+]\d+ m or rad.*smaller step.*geometricStiffness/);
     }
   });
 });
