@@ -326,9 +326,12 @@ export class Workspace {
   }
 
   /**
-   * With `geometricStiffness` on: K += ∂(Gᵀλ)/∂q of every distance constraint at the previous
-   * step's λ (seed 003). The constraint force on its second point is λ n, the force of an axial
-   * spring of tension F = −λ, so the term is that spring's exact Jacobian with F_l = F_l̇ = 0.
+   * With `geometricStiffness` on: K += ∂(Gᵀλ)/∂q at the previous step's λ (seed 003), of
+   *   - every distance constraint: the constraint force on its second point is λ n, the force of
+   *     an axial spring of tension F = −λ, so the term is that spring's exact Jacobian with
+   *     F_l = F_l̇ = 0;
+   *   - every constraint that supplies its own (joints: their translational rows,
+   *     constraints/geometricStiffness.ts), on the blocks between its two sides.
    */
   addGeometricStiffness(q: Float64Array, u: Float64Array): void {
     if (this.geometric.length === 0 && this.geometricOwn.length === 0) return;
