@@ -144,28 +144,7 @@ describe('geometric stiffness of joints in the step', () => {
 
 describe('geometric stiffness of distance constraints', () => {
   it('equals ∂(Gᵀλ)/∂q at fixed λ', () => {
-    const mdl = model(true), ws = new Workspace(mdl), n = mdl.nSolve, m = mdl.nRows;
-    ws.cs.lambda.set([3.5, -1.25]);
-    const q0 = mdl.initialQ, u = mdl.initialU;
-    ws.fs.jacobians(q0, u);
-    ws.fs.K.zero();
-    ws.addGeometricStiffness(q0, u);
-    const N = n + m, Kd = cscToDense(ws.fs.K.csc());
-    const K = new Float64Array(n * n);
-    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) K[i * n + j] = Kd[i * N + j]!;
-    // Gᵀλ in the solve layout from the assembled G rows
-    const force = (q: Float64Array) => {
-      ws.constraints(q, u, 0.01, 'velocity');
-      const G = cscToDense(ws.Gm.csc()), f = new Float64Array(n);
-      for (let j = 0; j < n; j++) for (let i = 0; i < m; i++) f[j] += G[(n + i) * N + j]! * ws.cs.lambda[i]!;
-      return f;
-    };
-    const eps = 1e-6, Kfd = new Float64Array(n * n), d = new Float64Array(n);
-    for (let j = 0; j < n; j++) {
-      d.fill(0); d[j] = eps; const fp = force(retract(mdl, q0, d));
-      d[j] = -eps; const fm = force(retract(mdl, q0, d));
-      for (let i = 0; i < n; i++) Kfd[i * n + j] = (fp[i]! - fm[i]!) / (2 * eps);
-    }
+    const { K, Kfd } = stiffnessAgainstDifferences(model(true), [3.5, -1.25]);
     const e = relErr(K, Kfd);
     console.log(`geometric stiffness vs FD of Gᵀλ: rel. error ${e.toExponential(2)}`);
     expect(e).toBeLessThan(1e-6);
