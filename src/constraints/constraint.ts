@@ -20,7 +20,8 @@
  */
 import type { Model } from '../model/model.js';
 import type { Kinematics } from '../model/kinematics.js';
-import type { BlockMatrix } from '../assembly/blockSparse.js';
+import type { BlockMatrix, BlockPattern } from '../assembly/blockSparse.js';
+import type { ForceContext } from '../forces/force.js';
 import type { StiffnessScratch } from './geometricStiffness.js';
 
 export interface ConstraintContext {
@@ -62,11 +63,13 @@ export interface BilateralConstraint {
    */
   jacobianInto?(ctx: ConstraintContext, out: Float64Array, o0: number, o1: number): void;
   /**
-   * Optional: K += ∂(Gᵀλ)/∂q at fixed multipliers lambda[o … o+m), the geometric stiffness of
-   * seed 003, into the pattern blocks (A, A), (A, B), (B, A), (B, B) given as slots[so … so+4)
-   * (−1 where a side is the world or not dynamic)
+   * Optional, the geometric stiffness of seed 003 (used when the model's `geometricStiffness` is
+   * on): `setupGeometricStiffness` registers the pattern blocks the term fills (once, before the
+   * pattern is built); `addGeometricStiffness` then adds K += ∂(Gᵀλ)/∂q at fixed multipliers
+   * lambda[o … o+m) on those blocks (D is there for a term in u; the ones implemented have none)
    */
-  addGeometricStiffness?(ctx: ConstraintContext, lambda: Float64Array, o: number, K: BlockMatrix, slots: Int32Array, so: number, t: StiffnessScratch): void;
+  setupGeometricStiffness?(pattern: BlockPattern): void;
+  addGeometricStiffness?(ctx: ForceContext, lambda: Float64Array, o: number, K: BlockMatrix, D: BlockMatrix, t: StiffnessScratch): void;
   /** κ = Ġ u → out[o … o+m) */
   bias(ctx: ConstraintContext, out: Float64Array, o: number): void;
   /** world position of the point its wrench is reported about (./report.ts) */

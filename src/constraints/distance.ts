@@ -22,10 +22,27 @@
  * constraint: use a ball joint) are ModelErrors. Should the points meet during a simulation the
  * last direction n is kept, so G and κ stay finite. Verified against central finite differences
  * in test/constraints/distance.test.ts.
+ *
+ * Geometric stiffness (seed 003): the constraint force on the second point is λ n, the force of
+ * an axial spring of tension F = −λ, so ∂(Gᵀλ)/∂q at fixed λ is that spring's exact Jacobian
+ * with F_l = F_l̇ = 0 (forces/pathSpring.ts; test/constraints/geometricStiffness.test.ts).
  */
 import type { BilateralConstraint, ConstraintContext } from './constraint.js';
 import { type PointRef, POINT_BODY, POINT_PARTICLE, POINT_WORLD, pointAt } from '../model/points.js';
 import { ModelError } from '../model/errors.js';
+import type { BlockPattern, BlockMatrix } from '../assembly/blockSparse.js';
+import type { ForceContext } from '../forces/force.js';
+import type { AxialMaterial } from '../forces/materials.js';
+import { PathSpring } from '../forces/pathSpring.js';
+import type { StiffnessScratch } from './geometricStiffness.js';
+
+/** a constant tension F (N) with no stiffness of its own: the material of the geometric stiffness */
+class Tension implements AxialMaterial {
+  readonly kind = 'constraint tension';
+  F = 0;
+  evaluate(out: Float64Array): void { out[0] = this.F; out[1] = 0; out[2] = 0; }
+  energy(): number { return 0; }
+}
 
 export interface DistanceSpec {
   /** the rest length L > 0 (m); default: the distance at set-up */
@@ -59,12 +76,30 @@ export class DistanceConstraint implements BilateralConstraint {
   private readonly xd = [new Float64Array(3), new Float64Array(3)];
   private readonly n = new Float64Array(3);
   private len = 0;
+  /** the geometric stiffness as an axial spring of tension −λ (made by setupGeometricStiffness) */
+  private gs: { tension: Tension; spring: PathSpring } | null = null;
 
   /** the two points (first, second) */
   get points(): readonly PointRef[] { return this.pts; }
 
   /** true when the first point is a world point (components[0] is then the second point's) */
   get sideAIsWorld(): boolean { return this.pts[0]!.kind === POINT_WORLD; }
+
+  /** the blocks of the geometric stiffness: those of an axial spring between the two points */
+  setupGeometricStiffness(pattern: BlockPattern): void {
+    if (!this.gs) {
+      const tension = new Tension();
+      this.gs = { tension, spring: new PathSpring(`${this.name} (geometric stiffness)`, [this.pts[0]!, this.pts[1]!], tension, this.length) };
+    }
+    this.gs.spring.setup(pattern);
+  }
+
+  /** K += ∂(Gᵀλ)/∂q at fixed λ = lambda[o]: the Jacobian of the axial spring of tension −λ */
+  addGeometricStiffness(ctx: ForceContext, lambda: Float64Array, o: number, K: BlockMatrix, D: BlockMatrix, _t: StiffnessScratch): void {
+    const gs = this.gs!;
+    gs.tension.F = -lambda[o]!;
+    gs.spring.addJacobians(ctx, K, D);
+  }
 
   /** world position of the first point (where reaction torques are reported) */
   anchor(ctx: ConstraintContext, out: Float64Array): Float64Array {

@@ -48,7 +48,7 @@ import { quatToMat3, quatMul, quatConj } from '../math/quat.js';
 import { mulAtB3 } from '../math/mat3.js';
 import { type Pose, pose, poseRelative } from '../math/transform.js';
 import { omegaToRpyRate, rpyIsSingular, mat3ToRpyInto } from '../math/rpy.js';
-import type { BlockMatrix } from '../assembly/blockSparse.js';
+import type { BlockMatrix, BlockPattern } from '../assembly/blockSparse.js';
 import { addTranslationalStiffness, type StiffnessScratch } from './geometricStiffness.js';
 import { type JointType, type JointMask, type JointLayout, JointFrame, JointKinematics, JOINT_KINEMATICS_SIZE, jointLayout } from './jointRows.js';
 
@@ -119,7 +119,8 @@ export class Joint implements BilateralConstraint {
   private readonly Rcd = new Float64Array(9);
   private readonly M = new Float64Array(9);
   private readonly rpy = new Float64Array(3);
-  private readonly fsr = new Float64Array(9);
+  private readonly fsr = new Float64Array(9);      // f, s, r_D of the geometric stiffness
+  private readonly gsSlots = new Int32Array(4).fill(-1);
 
   /**
    * bodyA/bodyB: a rigid body or null (the world). (pAC, qAC): frame C in A's coordinates (in
@@ -266,16 +267,21 @@ export class Joint implements BilateralConstraint {
     if (L.universal) out[row] = k.universalBias();
   }
 
-  /**
-   * K += the geometric stiffness ∂(Gᵀλ)/∂q of the translational rows at the multipliers
-   * lambda[o …] (geometricStiffness.ts); slots of (A, A), (A, B), (B, A), (B, B), −1 if absent
-   */
-  addGeometricStiffness(ctx: ConstraintContext, lambda: Float64Array, o: number, K: BlockMatrix, slots: Int32Array, so: number, t: StiffnessScratch): void {
-    const L = this.layout;
+  /** the blocks (A, A), (A, B), (B, A), (B, B) of the translational rows' geometric stiffness (a world or non-dynamic side has none) */
+  setupGeometricStiffness(pattern: BlockPattern): void {
+    const bA = this.bodyA ? this.bodyA.block : -1, bB = this.bodyB ? this.bodyB.block : -1;
+    const couple = (i: number, j: number): number => (i >= 0 && j >= 0 ? pattern.couple(i, j) : -1);
+    this.gsSlots[0] = couple(bA, bA); this.gsSlots[1] = couple(bA, bB);
+    this.gsSlots[2] = couple(bB, bA); this.gsSlots[3] = couple(bB, bB);
+  }
+
+  /** K += ∂(Gᵀλ)/∂q of the translational rows at the multipliers lambda[o …] (geometricStiffness.ts) */
+  addGeometricStiffness(ctx: ConstraintContext, lambda: Float64Array, o: number, K: BlockMatrix, _D: BlockMatrix, t: StiffnessScratch): void {
+    const L = this.layout, s = this.gsSlots;
     if (L.linear.length === 0) return;
     this.k.positions(ctx, this.fa, this.fb);
     this.k.stiffnessVectors(L.linear, lambda, o, this.fsr);
-    addTranslationalStiffness(K, this.fsr, 0, slots[so]!, slots[so + 1]!, slots[so + 2]!, slots[so + 3]!, t);
+    addTranslationalStiffness(K, this.fsr, 0, s[0]!, s[1]!, s[2]!, s[3]!, t);
   }
 
   /** true when side A is the world (components[0] is then body B) */

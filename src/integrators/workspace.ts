@@ -14,17 +14,7 @@
 import type { Model } from '../model/model.js';
 import { ForceSystem } from '../assembly/forceSystem.js';
 import { ConstraintSystem } from '../assembly/constraintSystem.js';
-import { DistanceConstraint } from '../constraints/distance.js';
-import { PathSpring } from '../forces/pathSpring.js';
-import type { AxialMaterial } from '../forces/materials.js';
 
-/** a constant tension F (N) with no stiffness of its own: the geometric stiffness of a distance constraint */
-class Tension implements AxialMaterial {
-  readonly kind = 'constraint tension';
-  F = 0;
-  evaluate(out: Float64Array): void { out[0] = this.F; out[1] = 0; out[2] = 0; }
-  energy(): number { return 0; }
-}
 import { BlockMatrix } from '../assembly/blockSparse.js';
 import { StiffnessScratch } from '../constraints/geometricStiffness.js';
 import { StepSolver, type StepSolverOptions, type SolveReport } from '../solvers/stepSolver.js';
@@ -53,12 +43,8 @@ export class Workspace {
   private readonly qMid: Float64Array;  // (nq) midpoint configuration of the second-order schemes
   /** constraint names reported as redundant so far (warned once each) */
   readonly redundant = new Set<string>();
-  /** per distance constraint with geometric stiffness on: its row, tension material and spring */
-  private readonly geometric: { row: number; tension: Tension; spring: PathSpring }[];
-  /** with geometric stiffness on, the other constraints that supply their own (joints) */
-  private readonly geometricOwn: number[];
-  /** (4 · constraints) their slots of (A, A), (A, B), (B, A), (B, B), −1 where absent */
-  private readonly geometricSlots: Int32Array;
+  /** with geometric stiffness on: the constraints that supply it (distance constraints, joints) */
+  private readonly geometric: number[];
   private readonly stiffnessScratch = new StiffnessScratch();
   /** regularization added to hard rows after a rank deficiency (0 while none was found) */
   regularization = 0;
@@ -83,26 +69,13 @@ export class Workspace {
 
   constructor(readonly model: Model, opts: StepSolverOptions = {}) {
     this.cs = new ConstraintSystem(model);
-    this.geometric = !model.settings.geometricStiffness ? [] : model.constraints.flatMap((c, ci) => {
-      if (!(c instanceof DistanceConstraint)) return [];
-      const tension = new Tension(), [p1, p2] = c.points as [typeof c.points[0], typeof c.points[0]];
-      return [{ row: model.rowStart[ci]!, tension, spring: new PathSpring(`${c.name} (geometric stiffness)`, [p1, p2], tension, c.length) }];
-    });
+    this.geometric = !model.settings.geometricStiffness ? [] : model.constraints.flatMap((c, ci) => (c.addGeometricStiffness ? [ci] : []));
     this.qMid = new Float64Array(model.nq);
     this.compMass = Float64Array.from(model.components, (c) => c.mass);
     this.pivotScratch = new Float64Array(model.nRows);
-    this.geometricOwn = !model.settings.geometricStiffness ? [] : model.constraints.flatMap((c, ci) => (c.addGeometricStiffness ? [ci] : []));
-    this.geometricSlots = new Int32Array(4 * model.constraints.length).fill(-1);
     this.fs = new ForceSystem(model, (p) => {
       this.cs.register(p);
-      for (const g of this.geometric) g.spring.setup(p);
-      // the joints' blocks between their sides (side A first; a world side has none)
-      for (const ci of this.geometricOwn) {
-        const c = model.constraints[ci]!, blocks = c.components.map((k) => model.components[k]!.block);
-        const bA = c.sideAIsWorld ? -1 : blocks[0]!, bB = c.sideAIsWorld ? blocks[0]! : blocks.length > 1 ? blocks[1]! : -1;
-        const pair = [[bA, bA], [bA, bB], [bB, bA], [bB, bB]];
-        for (let k = 0; k < 4; k++) if (pair[k]![0]! >= 0 && pair[k]![1]! >= 0) this.geometricSlots[4 * ci + k] = p.couple(pair[k]![0]!, pair[k]![1]!);
-      }
+      for (const ci of this.geometric) model.constraints[ci]!.setupGeometricStiffness?.(p);
     });
     this.M = new BlockMatrix(this.fs.layout);
     this.Gm = this.M;
@@ -326,25 +299,16 @@ export class Workspace {
   }
 
   /**
-   * With `geometricStiffness` on: K += ∂(Gᵀλ)/∂q at the previous step's λ (seed 003), of
-   *   - every distance constraint: the constraint force on its second point is λ n, the force of
-   *     an axial spring of tension F = −λ, so the term is that spring's exact Jacobian with
-   *     F_l = F_l̇ = 0;
-   *   - every constraint that supplies its own (joints: their translational rows,
-   *     constraints/geometricStiffness.ts), on the blocks between its two sides.
+   * With `geometricStiffness` on: K += ∂(Gᵀλ)/∂q at the previous step's λ (seed 003) of every
+   * constraint that supplies it (distance constraints: an axial spring of tension −λ; joints:
+   * their translational rows, constraints/geometricStiffness.ts)
    */
   addGeometricStiffness(q: Float64Array, u: Float64Array): void {
-    if (this.geometric.length === 0 && this.geometricOwn.length === 0) return;
-    const ctx = this.fs.bind(q, u);
+    if (this.geometric.length === 0) return;
+    const ctx = this.fs.bind(q, u), cons = this.model.constraints, rowStart = this.model.rowStart;
     for (let i = 0; i < this.geometric.length; i++) {
-      const g = this.geometric[i]!;
-      g.tension.F = -this.cs.lambda[g.row]!;
-      g.spring.addJacobians(ctx, this.fs.K, this.fs.D);
-    }
-    const cons = this.model.constraints, rowStart = this.model.rowStart;
-    for (let i = 0; i < this.geometricOwn.length; i++) {
-      const ci = this.geometricOwn[i]!;
-      cons[ci]!.addGeometricStiffness!(ctx, this.cs.lambda, rowStart[ci]!, this.fs.K, this.geometricSlots, 4 * ci, this.stiffnessScratch);
+      const ci = this.geometric[i]!;
+      cons[ci]!.addGeometricStiffness!(ctx, this.cs.lambda, rowStart[ci]!, this.fs.K, this.fs.D, this.stiffnessScratch);
     }
   }
 

@@ -1,8 +1,9 @@
 /**
  * Geometric stiffness of distance constraints and of joints' translational rows (seed 003): the
  * term added to K is exactly ∂(Gᵀλ)/∂q at fixed λ (finite differences of the constraint force
- * Gᵀλ over q ⊕ ε e_j), and with the option on, a stiff particle chain under implicit Euler at a
- * large step runs and keeps its constraints.
+ * Gᵀλ over q ⊕ ε e_j) and enters the step matrix on every block it fills; with the option on, a
+ * stiff particle chain at a large step keeps its constraints, and a 200-link body chain at
+ * h = 1/60 holds where it tears without.
  */
 import { describe, it, expect } from 'vitest';
 import { ModelBuilder } from '../../src/model/builder.js';
