@@ -189,8 +189,21 @@ export class Simulation {
     return { kinetic, potential, total: kinetic + potential };
   }
 
-  checkpoint(): Checkpoint { return this.state.checkpoint(); }
-  restore(c: Checkpoint): void { this.state.restore(c); }
+  checkpoint(): Checkpoint {
+    const m = this.model.nRows, carried = new Float64Array(2 * m);
+    carried.set(this.ws.cs.lambda);
+    this.projection.saveMultipliers(carried, m);
+    return { ...this.state.checkpoint(), carried };
+  }
+
+  restore(c: Checkpoint): void {
+    const m = this.model.nRows;
+    if (c.carried && c.carried.length !== 2 * m) throw new Error('checkpoint does not match this model');
+    this.state.restore(c);
+    if (!c.carried) return;
+    this.ws.cs.lambda.set(c.carried.subarray(0, m));
+    this.projection.loadMultipliers(c.carried, m);
+  }
 
   /**
    * solver health since the simulation was made: worst refinement residual, unconverged solves,

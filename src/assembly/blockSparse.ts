@@ -167,6 +167,9 @@ export class BlockMatrix {
     }
   }
 
+  /** entry (r, c) of block `slot` */
+  entry(slot: number, r: number, c: number): number { return this.values[this.layout.colBase[6 * slot + c]! + r]!; }
+
   /** sets entry (r, c) of block `slot` to s */
   setEntry(slot: number, r: number, c: number, s: number): void {
     this.values[this.layout.colBase[6 * slot + c]! + r] = s;

@@ -49,7 +49,7 @@ import { mulAtB3 } from '../math/mat3.js';
 import { type Pose, pose, poseRelative } from '../math/transform.js';
 import { omegaToRpyRate, rpyIsSingular, mat3ToRpyInto } from '../math/rpy.js';
 import type { BlockMatrix, BlockPattern } from '../assembly/blockSparse.js';
-import { addTranslationalStiffness, type StiffnessScratch } from './geometricStiffness.js';
+import { addTranslationalStiffness, addLeverCurvature, type StiffnessScratch } from './geometricStiffness.js';
 import { type JointType, type JointMask, type JointLayout, JointFrame, JointKinematics, JOINT_KINEMATICS_SIZE, jointLayout } from './jointRows.js';
 
 export type { JointType, JointMask } from './jointRows.js';
@@ -282,6 +282,20 @@ export class Joint implements BilateralConstraint {
     this.k.positions(ctx, this.fa, this.fb);
     this.k.stiffnessVectors(L.linear, lambda, o, this.fsr);
     addTranslationalStiffness(K, this.fsr, 0, s[0]!, s[1]!, s[2]!, s[3]!, t);
+  }
+
+  /**
+   * M += the positive part of the translational rows' curvature at the projection's multipliers
+   * (geometricStiffness.ts, addLeverCurvature), for joints that lock all three translations: their
+   * multipliers are then the world force f, and μᵀg = f·(x_D − x_C) has no A-B coupling
+   */
+  addProjectionCurvature(ctx: ConstraintContext, mu: Float64Array, o: number, M: BlockMatrix, slotDiag: Int32Array, t: StiffnessScratch): void {
+    if (this.layout.linear.length !== 3) return;
+    const bA = this.bodyA ? this.bodyA.block : -1, bB = this.bodyB ? this.bodyB.block : -1;
+    this.k.positions(ctx, this.fa, this.fb);
+    this.k.stiffnessVectors(this.layout.linear, mu, o, this.fsr);
+    if (bB >= 0) addLeverCurvature(M, slotDiag[bB]!, this.fsr, 1, 6, t);
+    if (bA >= 0) addLeverCurvature(M, slotDiag[bA]!, this.fsr, -1, 3, t);
   }
 
   /** true when side A is the world (components[0] is then body B) */

@@ -14,8 +14,21 @@
  * gains less than a factor 10.
  * Compliant rows are left alone (they are springs). Used when the model's stabilization method
  * is 'projection' (the default).
+ *
+ * Curvature: a refactorization is a Newton step of the closest-point problem
+ * min ½‖δq‖²_M s.t. g(q + δq) = 0, whose Hessian is M + ∂²(μᵀg)/∂q² at its multipliers μ (the sum
+ * of the iterations' μ; the first factorization of a step takes the previous step's sum as its
+ * estimate). Joints that lock all three translations add the positive semidefinite part of that
+ * term to their bodies' rotational blocks (constraints/geometricStiffness.ts, addLeverCurvature:
+ * no new pattern entries, and M stays positive definite). Without it, on long chains under tension
+ * the minimum-norm step bent nearly straight links through angles whose second-order effect was as
+ * large as the gap: contraction per factorization fell to about 3 on the 10 000-link chain and
+ * the 1000-link chain's projection needed 5.6 factorizations per step over its run (2.2 with it;
+ * docs/benchmarks.md, sixth session).
  */
 import type { Workspace } from './workspace.js';
+import { flushTiny } from '../math/dense.js';
+import { StiffnessScratch } from '../constraints/geometricStiffness.js';
 
 /** target violation of the hard rows after projection (m or rad) */
 export const PROJECTION_TOL = 1e-12;
@@ -29,11 +42,19 @@ export const LINE_SEARCH_MIN = 1 / 64;
  * configurations and take 10-20 Newton steps
  */
 export const PROJECTION_MAX_ITER = 30;
+/** multipliers below this are zero (the far links of a long chain: no subnormal numbers in M) */
+const MU_TINY = 1e-200;
 
 export class Projection {
   private readonly rhs: Float64Array;   // (nKkt)
   private readonly x: Float64Array;     // (nKkt)
   private readonly qSave: Float64Array; // (nq) positions at the start of a line search
+  private readonly mu: Float64Array;     // (m) this step's multipliers, summed over its iterations
+  private readonly muPrev: Float64Array; // (m) the previous step's
+  private curvatureMu: Float64Array;     // the one the curvature of the next factorization uses
+  /** the constraints that supply the curvature term (joints locking all three translations) */
+  private readonly curved: number[];
+  private readonly scratch = new StiffnessScratch();
   /** projections that stopped above the tolerance (reported in the simulation's diagnostics) */
   unconverged = 0;
 
@@ -41,13 +62,21 @@ export class Projection {
     this.rhs = new Float64Array(ws.model.nKkt);
     this.x = new Float64Array(ws.model.nKkt);
     this.qSave = new Float64Array(ws.model.nq);
+    this.mu = new Float64Array(ws.model.nRows);
+    this.muPrev = new Float64Array(ws.model.nRows);
+    this.curvatureMu = this.muPrev;
+    this.curved = ws.model.constraints.flatMap((c, ci) => (c.addProjectionCurvature ? [ci] : []));
   }
 
   /** projects (q, u) onto the hard constraints in place */
   run(q: Float64Array, u: Float64Array): void {
     const ws = this.ws, cs = ws.cs, model = ws.model, n = model.nSolve, m = model.nRows;
     if (m === 0 || !cs.hasHardRows || model.settings.stabilization.method !== 'projection') return;
-    const { rhs, x } = this;
+    const { rhs, x, mu } = this;
+    // the multipliers: the previous step's estimate the first factorization's curvature
+    this.muPrev.set(mu);
+    mu.fill(0);
+    this.curvatureMu = this.muPrev;
     // the projection matrix at the new configuration
     this.factor(q, u);
     // every right-hand side is [0; −r] (the velocity part is never written after this)
@@ -82,6 +111,10 @@ export class Projection {
         fresh = true;
         continue;
       }
+      // this step's multipliers, from now on the curvature's
+      for (let i = 0; i < m; i++) mu[i] = mu[i]! + alpha * x[n + i]!;
+      flushTiny(mu, MU_TINY);
+      this.curvatureMu = mu;
       const e1 = cs.maxHardViolation();
       // slow contraction or a shortened step: refactor at the new configuration (Newton)
       fresh = false;
@@ -111,10 +144,19 @@ export class Projection {
     }
   }
 
-  /** assembles and factors [[M, Gᵀ], [G, −R]] at (q, u) (G u too, for the velocity projection) */
+  /** out[o …] ← the multipliers the next step starts from (checkpoints) */
+  saveMultipliers(out: Float64Array, o: number): void { out.set(this.mu, o); }
+  /** the multipliers the next step starts from ← src[o …] */
+  loadMultipliers(src: Float64Array, o: number): void { this.mu.set(src.subarray(o, o + this.mu.length)); }
+
+  /** assembles and factors [[M + curvature, Gᵀ], [G, −R]] at (q, u) (G u too, for the velocity projection) */
   private factor(q: Float64Array, u: Float64Array): void {
-    const ws = this.ws, ctx = ws.fs.bind(q, u);
+    const ws = this.ws, ctx = ws.fs.bind(q, u), cons = ws.model.constraints, rowStart = ws.model.rowStart;
     ws.mass(q);
+    for (let k = 0; k < this.curved.length; k++) {
+      const ci = this.curved[k]!;
+      cons[ci]!.addProjectionCurvature!(ctx, this.curvatureMu, rowStart[ci]!, ws.M, ws.slotDiag, this.scratch);
+    }
     ws.cs.evaluate(ctx, ws.Gm, true, null, false);
     ws.cs.projectionRows(ws.Gm, ws.regularization);
     ws.factor(0, 0);

@@ -226,3 +226,8 @@ export function luSolveDense(out: Float64Array, f: LuDense, b: Float64Array): Fl
   }
   return out;
 }
+
+/** a[i] ← 0 where |a[i]| < below (keeps subnormal numbers, and their slow arithmetic, out of iterates) */
+export function flushTiny(a: Float64Array, below: number): void {
+  for (let i = 0; i < a.length; i++) { const x = a[i]!; if (x < below && x > -below) a[i] = 0; }
+}

@@ -10,6 +10,11 @@ export interface Checkpoint {
   readonly step: number;
   readonly q: Float64Array;
   readonly u: Float64Array;
+  /**
+   * what a simulation carries from step to step besides q and u (Simulation.checkpoint): the
+   * constraint forces λ (geometric stiffness) and the projection's multipliers (its curvature)
+   */
+  readonly carried?: Float64Array;
 }
 
 export class State {
