@@ -11,7 +11,7 @@ import { DivergenceError } from './model/errors.js';
 import { Workspace, NonFiniteError } from './integrators/workspace.js';
 import { SchemeScratch, symplecticEuler, implicitEuler, trapezoidal, bridsonMarino, type Scheme } from './integrators/schemes.js';
 import { Rk4Scratch, rk4 } from './integrators/rk4.js';
-import { Projection, PROJECTION_TOL } from './integrators/stabilize.js';
+import { Projection, PROJECTION_TOL, PROJECTION_VEL_TOL } from './integrators/stabilize.js';
 import type { IntegratorName } from './integrators/names.js';
 import type { StepSolverOptions } from './solvers/stepSolver.js';
 import { Joint } from './constraints/joint.js';
@@ -143,7 +143,11 @@ export class Simulation {
   /** the first projection that stopped above its tolerance, with what helps (later ones are counted in the diagnostics) */
   private warnProjection(): void {
     this.warnedProjection = true;
-    this.warnings.push(`step ${this.state.step}: the position projection stopped above its tolerance ${PROJECTION_TOL} (max |g| ${this.ws.cs.maxHardViolation().toExponential(1)} m or rad; later ones are counted in diagnostics.projectionUnconverged): the step leaves more drift than the projection can remove. A smaller step, or "geometricStiffness": true for long chains under tension, keeps the drift small (docs/constraints.md)`);
+    const p = this.projection, cs = this.ws.cs;
+    const what = p.firstFailure === 'velocity'
+      ? `the velocity projection stopped above its tolerance ${PROJECTION_VEL_TOL} (max |G u| ${cs.maxHardAbs(cs.Gu).toExponential(1)} m/s or rad/s`
+      : `the position projection stopped above its tolerance ${PROJECTION_TOL} (max |g| ${cs.maxHardViolation().toExponential(1)} m or rad`;
+    this.warnings.push(`step ${this.state.step}: ${what}; later ones are counted in diagnostics.projectionUnconverged): the step leaves more drift than the projection can remove. A smaller step, or "geometricStiffness": true for long chains under tension, keeps the drift small (docs/constraints.md)`);
   }
 
   private reportedRedundant = 0;

@@ -71,9 +71,10 @@ export interface BilateralConstraint {
   setupGeometricStiffness?(pattern: BlockPattern): void;
   addGeometricStiffness?(ctx: ForceContext, lambda: Float64Array, o: number, K: BlockMatrix, D: BlockMatrix, t: StiffnessScratch): void;
   /**
-   * Optional, the position projection's curvature (integrators/stabilize.ts): M += the positive
-   * semidefinite part of ∂²(μᵀg)/∂q² at the projection's multipliers mu[o … o+m), on the diagonal
-   * blocks of its bodies (`slotDiag` maps a component's block to its diagonal slot in M)
+   * Optional, the position projection's curvature (integrators/stabilize.ts): M += a positive
+   * semidefinite approximation of ∂²(μᵀg)/∂q² at the projection's multipliers mu[o … o+m) (the
+   * positive part of each body's block, capped), on the diagonal blocks of its bodies (`slotDiag`
+   * maps a component's block to its diagonal slot in M)
    */
   addProjectionCurvature?(ctx: ConstraintContext, mu: Float64Array, o: number, M: BlockMatrix, slotDiag: Int32Array, t: StiffnessScratch): void;
   /** κ = Ġ u → out[o … o+m) */

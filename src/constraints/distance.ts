@@ -79,9 +79,6 @@ export class DistanceConstraint implements BilateralConstraint {
   /** the geometric stiffness as an axial spring of tension −λ (made by setupGeometricStiffness) */
   private gs: { tension: Tension; spring: PathSpring } | null = null;
 
-  /** the two points (first, second) */
-  get points(): readonly PointRef[] { return this.pts; }
-
   /** true when the first point is a world point (components[0] is then the second point's) */
   get sideAIsWorld(): boolean { return this.pts[0]!.kind === POINT_WORLD; }
 

@@ -25,7 +25,7 @@
 import type { BlockMatrix } from '../assembly/blockSparse.js';
 import { skew, mul3 } from '../math/mat3.js';
 
-/** scratch of addTranslationalStiffness: [f], [s] or [r_D], and a product */
+/** scratch of addTranslationalStiffness ([f], [s] or [r_D], and a product) and addLeverCurvature (P) */
 export class StiffnessScratch {
   readonly Sf = new Float64Array(9);
   readonly Sv = new Float64Array(9);
@@ -72,7 +72,7 @@ export function addTranslationalStiffness(K: BlockMatrix, fsr: Float64Array, o: 
  * removed); returns false when there is nothing (f or r zero, or H ≤ 0).
  */
 export function leverCurvature(P: Float64Array, fx: number, fy: number, fz: number, rx: number, ry: number, rz: number, positive: boolean): boolean {
-  const fn = Math.hypot(fx, fy, fz), rn = Math.hypot(rx, ry, rz);
+  const fn = Math.sqrt(fx * fx + fy * fy + fz * fz), rn = Math.sqrt(rx * rx + ry * ry + rz * rz);
   if (fn === 0 || rn === 0) return false;
   const a = fx * rx + fy * ry + fz * rz, b = fn * rn;
   // H
@@ -120,7 +120,7 @@ export const CURVATURE_CAP = 1;
 export function addLeverCurvature(M: BlockMatrix, slot: number, fsr: Float64Array, sgn: number, r0: number, t: StiffnessScratch): void {
   const fx = sgn * fsr[0]!, fy = sgn * fsr[1]!, fz = sgn * fsr[2]!, rx = fsr[r0]!, ry = fsr[r0 + 1]!, rz = fsr[r0 + 2]!;
   const trace = M.entry(slot, 3, 3) + M.entry(slot, 4, 4) + M.entry(slot, 5, 5);
-  const b = Math.hypot(fx, fy, fz) * Math.hypot(rx, ry, rz), cap = CURVATURE_CAP * trace;
+  const b = Math.sqrt((fx * fx + fy * fy + fz * fz) * (rx * rx + ry * ry + rz * rz)), cap = CURVATURE_CAP * trace;
   if (b <= 1e-12 * trace) return;
   if (leverCurvature(t.P, fx, fy, fz, rx, ry, rz, true)) M.add3(slot, 3, 3, t.P, b > cap ? cap / b : 1);
 }

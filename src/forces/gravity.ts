@@ -21,6 +21,7 @@ export class Gravity implements ForceEffector {
 
   constructor(private readonly comps: readonly Component[], g: [number, number, number]) {
     this.g = Float64Array.from(g);
+    skew(this.F, this.g);
   }
 
   setup(pattern: BlockPattern): void {
@@ -44,8 +45,7 @@ export class Gravity implements ForceEffector {
   }
 
   addJacobians(ctx: ForceContext, K: BlockMatrix): void {
-    // K_θθ = [m g][c_W] for each body
-    skew(this.F, this.g);
+    // K_θθ = [m g][c_W] for each body ([g] is F, from the constructor)
     for (let i = 0; i < this.comps.length; i++) {
       const c = this.comps[i]!;
       const s = this.slots[c.index]!;

@@ -2,7 +2,7 @@
  * Stage 9, stabilize: the post-step projection onto the constraint manifold (000 §0.5-0.6).
  *
  * Positions: the mass-weighted correction δq = −M⁻¹Gᵀ(GM⁻¹Gᵀ)⁻¹ g, solved as the KKT system
- * [[M, Gᵀ], [G, −R]] [δq; μ] = [0; −g] at the new configuration and iterated until
+ * [[M, Gᵀ], [G, −R]] [δq; μ] = [0; −g] (M plus the curvature below) at the new configuration and iterated until
  * max |g| ≤ 1e-12 over the hard rows: chord iterations on one factorization while each reduces
  * the violation a hundredfold, Newton (G re-evaluated and refactored) when one does not. Every
  * step is a backtracking line search on ‖g‖₂ (α = 1, ½, … 1/64, Armijo): far from the manifold
@@ -18,16 +18,17 @@
  * Curvature: a refactorization is a Newton step of the closest-point problem
  * min ½‖δq‖²_M s.t. g(q + δq) = 0, whose Hessian is M + ∂²(μᵀg)/∂q² at its multipliers μ (the sum
  * of the iterations' μ; the first factorization of a step takes the previous step's sum as its
- * estimate). Joints that lock all three translations add the positive semidefinite part of that
- * term to their bodies' rotational blocks (constraints/geometricStiffness.ts, addLeverCurvature:
- * no new pattern entries, and M stays positive definite). Without it, on long chains under tension
+ * estimate). Joints that lock all three translations add, per body, the positive semidefinite
+ * part of that term's rotational block, scaled to at most the body's rotational inertia
+ * (constraints/geometricStiffness.ts, addLeverCurvature, CURVATURE_CAP: no new pattern entries,
+ * and M stays positive definite). Without it, on long chains under tension
  * the minimum-norm step bent nearly straight links through angles whose second-order effect was as
  * large as the gap: contraction per factorization fell to about 3 on the 10 000-link chain and
- * the 1000-link chain's projection needed 5.6 factorizations per step over its run (2.2 with it;
+ * the 1000-link chain's projection needed 5.6 factorizations per step over its run (2.45 with it;
  * docs/benchmarks.md, sixth session).
  */
 import type { Workspace } from './workspace.js';
-import { flushTiny } from '../math/dense.js';
+import { flushTiny, TINY } from '../math/dense.js';
 import { StiffnessScratch } from '../constraints/geometricStiffness.js';
 
 /** target violation of the hard rows after projection (m or rad) */
@@ -42,21 +43,21 @@ export const LINE_SEARCH_MIN = 1 / 64;
  * configurations and take 10-20 Newton steps
  */
 export const PROJECTION_MAX_ITER = 30;
-/** multipliers below this are zero (the far links of a long chain: no subnormal numbers in M) */
-const MU_TINY = 1e-200;
 
 export class Projection {
   private readonly rhs: Float64Array;   // (nKkt)
   private readonly x: Float64Array;     // (nKkt)
   private readonly qSave: Float64Array; // (nq) positions at the start of a line search
-  private readonly mu: Float64Array;     // (m) this step's multipliers, summed over its iterations
-  private readonly muPrev: Float64Array; // (m) the previous step's
+  private mu: Float64Array;              // (m) this step's multipliers, summed over its iterations
+  private muPrev: Float64Array;          // (m) the previous step's
   private curvatureMu: Float64Array;     // the one the curvature of the next factorization uses
-  /** the constraints that supply the curvature term (joints locking all three translations) */
+  /** the constraints that supply the curvature term (joints; those that do not lock all three translations add nothing) */
   private readonly curved: number[];
   private readonly scratch = new StiffnessScratch();
-  /** projections that stopped above the tolerance (reported in the simulation's diagnostics) */
+  /** projections that stopped above the tolerance (the simulation's diagnostics): position and velocity projections, one count each */
   unconverged = 0;
+  /** which projection stopped above its tolerance first (the simulation's warning names it) */
+  firstFailure: 'position' | 'velocity' | null = null;
 
   constructor(private readonly ws: Workspace) {
     this.rhs = new Float64Array(ws.model.nKkt);
@@ -72,9 +73,11 @@ export class Projection {
   run(q: Float64Array, u: Float64Array): void {
     const ws = this.ws, cs = ws.cs, model = ws.model, n = model.nSolve, m = model.nRows;
     if (m === 0 || !cs.hasHardRows || model.settings.stabilization.method !== 'projection') return;
-    const { rhs, x, mu } = this;
-    // the multipliers: the previous step's estimate the first factorization's curvature
-    this.muPrev.set(mu);
+    const { rhs, x } = this;
+    // the multipliers: the previous step's are the estimate for the first factorization's curvature
+    const mu = this.muPrev;
+    this.muPrev = this.mu;
+    this.mu = mu;
     mu.fill(0);
     this.curvatureMu = this.muPrev;
     // the projection matrix at the new configuration
@@ -113,7 +116,7 @@ export class Projection {
       }
       // this step's multipliers, from now on the curvature's
       for (let i = 0; i < m; i++) mu[i] = mu[i]! + alpha * x[n + i]!;
-      flushTiny(mu, MU_TINY);
+      flushTiny(mu, TINY);
       this.curvatureMu = mu;
       const e1 = cs.maxHardViolation();
       // slow contraction or a shortened step: refactor at the new configuration (Newton)
@@ -122,7 +125,7 @@ export class Projection {
       e = e1;
     }
     e = cs.maxHardViolation();
-    if (e > PROJECTION_TOL) this.unconverged++;
+    if (e > PROJECTION_TOL) this.fail('position');
     // velocities at the final configuration: ġ = G(q⁺) u = 0 on the hard rows, by chord
     // iterations on the factorization above (G(q⁺) differs from its G by the small correction);
     // a factorization made at this configuration already holds G(q⁺) and G u
@@ -131,7 +134,7 @@ export class Projection {
     for (let k = 0; ; k++) {
       const ev = cs.maxHardAbs(cs.Gu);
       if (ev <= PROJECTION_VEL_TOL) break;
-      if (k === PROJECTION_MAX_ITER) { this.unconverged++; break; }
+      if (k === PROJECTION_MAX_ITER) { this.fail('velocity'); break; }
       // a chord iteration that gained less than a factor 10 (large position corrections):
       // refactor here, after which the (linear) velocity projection is exact
       if (!fresh && ev > 0.1 * evPrev) { this.factor(q, u); fresh = true; continue; }
@@ -142,6 +145,11 @@ export class Projection {
       // G(q⁺) u from the Jacobian blocks of the evaluation at q⁺
       cs.mulKept(u);
     }
+  }
+
+  private fail(which: 'position' | 'velocity'): void {
+    this.unconverged++;
+    this.firstFailure ??= which;
   }
 
   /** out[o …] ← the multipliers the next step starts from (checkpoints) */

@@ -20,7 +20,7 @@ import { StiffnessScratch } from '../constraints/geometricStiffness.js';
 import { StepSolver, type StepSolverOptions, type SolveReport } from '../solvers/stepSolver.js';
 import { quatIntegrateWorld } from '../math/quat.js';
 import { spatialInertiaInto, spatialInertiaInverseOf, spatialScratch } from '../math/spatial.js';
-import { skew, mul3, invert3 } from '../math/mat3.js';
+import { skew, mul3, mulVec3, invert3 } from '../math/mat3.js';
 
 /** raised inside a step; Simulation.step turns it into a DivergenceError with the step number */
 export class NonFiniteError extends Error {
@@ -61,6 +61,7 @@ export class Workspace {
   private readonly T3 = new Float64Array(9);
   private readonly U9 = new Float64Array(9);
   private readonly v3 = new Float64Array(3);
+  private readonly w3 = new Float64Array(3);
   // statistics of the last solves (for reports and warnings)
   maxResidual = 0;
   unconverged = 0;
@@ -150,48 +151,30 @@ export class Workspace {
       const m = c.mass;
       for (let k = 0; k < 3; k++) this.c3[k] = kin.cW[3 * c.index + k]!;
       for (let k = 0; k < 9; k++) this.J9[k] = JW[9 * c.index + k]!;
-      skew(this.S1, this.c3);
       for (let k = 0; k < 3; k++) this.v3[k] = a[s + 3 + k]!;
       skew(this.S2, this.v3);                                   // [a_ω]
-      if (kin.centred(c.index)) {
-        // c = 0: rows ω only, −(J[a_ω] − [J a_ω])
-        mul3(this.S3, this.J9, this.S2);
-        K.add3(slot, 3, 3, this.S3, -1);
-        const ax = this.v3[0]!, ay = this.v3[1]!, az = this.v3[2]!, J = this.J9;
-        this.v3[0] = J[0]! * ax + J[1]! * ay + J[2]! * az;
-        this.v3[1] = J[3]! * ax + J[4]! * ay + J[5]! * az;
-        this.v3[2] = J[6]! * ax + J[7]! * ay + J[8]! * az;
-        skew(this.S3, this.v3);
-        K.add3(slot, 3, 3, this.S3, 1);
-        continue;
-      }
+      // rows ω, every body: −(J[a_ω] − [J a_ω])
+      mul3(this.S3, this.J9, this.S2);
+      K.add3(slot, 3, 3, this.S3, -1);
+      skew(this.S3, mulVec3(this.w3, this.J9, this.v3));
+      K.add3(slot, 3, 3, this.S3, 1);
+      // the origin at the centre of mass (c = 0): nothing else
+      if (kin.centred(c.index)) continue;
+      skew(this.S1, this.c3);                                   // [c]
       // rows v: K_vθ −= −m[a_ω][c]
       // (scaled here, not by add3: a non-integer argument of a call V8 does not inline is boxed)
       mul3(this.T3, this.S2, this.S1);
       for (let k = 0; k < 9; k++) this.U9[k] = m * this.T3[k]!;
       K.add3(slot, 0, 3, this.U9, 1);
-      // rows ω: −(m[a_v][c] − [J a_ω] + J[a_ω] − m([c × a_ω][c] + [c][a_ω][c]))
-      mul3(this.S3, this.J9, this.S2);                          // J[a_ω]
-      K.add3(slot, 3, 3, this.S3, -1);
-      mul3(this.S3, this.S1, this.T3);                          // [c][a_ω][c]
-      for (let k = 0; k < 9; k++) this.U9[k] = m * this.S3[k]!;
-      K.add3(slot, 3, 3, this.U9, 1);
+      // rows ω: m([c][a_ω][c] + [c × a_ω][c] − [a_v][c]), one block
+      mul3(this.U9, this.S1, this.T3);                          // [c][a_ω][c]
       const ax = this.v3[0]!, ay = this.v3[1]!, az = this.v3[2]!;
       const cx = this.c3[0]!, cy = this.c3[1]!, cz = this.c3[2]!;
-      this.v3[0] = this.J9[0]! * ax + this.J9[1]! * ay + this.J9[2]! * az;
-      this.v3[1] = this.J9[3]! * ax + this.J9[4]! * ay + this.J9[5]! * az;
-      this.v3[2] = this.J9[6]! * ax + this.J9[7]! * ay + this.J9[8]! * az;
-      skew(this.S3, this.v3);                                   // [J a_ω]
-      K.add3(slot, 3, 3, this.S3, 1);
       this.v3[0] = cy * az - cz * ay; this.v3[1] = cz * ax - cx * az; this.v3[2] = cx * ay - cy * ax;
-      skew(this.S2, this.v3);                                   // [c × a_ω]
-      mul3(this.S3, this.S2, this.S1);
-      for (let k = 0; k < 9; k++) this.U9[k] = m * this.S3[k]!;
-      K.add3(slot, 3, 3, this.U9, 1);
+      mul3(this.S3, skew(this.S2, this.v3), this.S1);           // [c × a_ω][c]
       for (let k = 0; k < 3; k++) this.v3[k] = a[s + k]!;
-      skew(this.S2, this.v3);                                   // [a_v]
-      mul3(this.S3, this.S2, this.S1);
-      for (let k = 0; k < 9; k++) this.U9[k] = -m * this.S3[k]!;
+      mul3(this.T3, skew(this.S2, this.v3), this.S1);           // [a_v][c]
+      for (let k = 0; k < 9; k++) this.U9[k] = m * (this.U9[k]! + this.S3[k]! - this.T3[k]!);
       K.add3(slot, 3, 3, this.U9, 1);
     }
   }

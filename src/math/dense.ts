@@ -227,6 +227,13 @@ export function luSolveDense(out: Float64Array, f: LuDense, b: Float64Array): Fl
   return out;
 }
 
+/**
+ * Magnitudes below this are stored as zero where values decay geometrically along a long chain
+ * (the factor L, the projection's multipliers): far below any product that can matter, and it
+ * keeps subnormal numbers, whose arithmetic takes a slow path, out of the factorization.
+ */
+export const TINY = 1e-200;
+
 /** a[i] ← 0 where |a[i]| < below (keeps subnormal numbers, and their slow arithmetic, out of iterates) */
 export function flushTiny(a: Float64Array, below: number): void {
   for (let i = 0; i < a.length; i++) { const x = a[i]!; if (x < below && x > -below) a[i] = 0; }

@@ -261,7 +261,6 @@ export class StepSolver {
   factorCombination(layout: BlockLayout, values: Float64Array, D: Float64Array, a0: number, K: Float64Array, a1: number,
     entries: Int32Array, expectedPositive = layout.n): string | null {
     this.analyse(layout, expectedPositive);
-    this.A.values = values;
     const S = this.sym, res = this.combined;
     S.set(values);
     this.nSkew = combine(values, S, D, a0, K, a1, entries, this.tmap, this.skewAt, this.skewVal, res);

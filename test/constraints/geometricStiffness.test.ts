@@ -123,10 +123,6 @@ describe('geometric stiffness of joints in the step', () => {
     expect(offBlock).toBeGreaterThanOrEqual(24);
   });
 
-  // measured: without the option this chain tears by 1.5 to 9 cm within 120 steps (2.6 cm to 0.9 m
-  // within 250) in each of four starts (link 100 moved by k·1e-13 m, k = 0, 1, 3, 5), the
-  // projection failing from about step 60 on; with it every start holds to 1e-12 m
-  // (docs/constraints.md)
   // the step without it leaves more drift; before the projection's curvature term (integrators/
   // stabilize.ts) the projection could not remove it and the chain tore by 1.5-9 cm (28-50
   // unconverged projections); with the term both hold

@@ -1,4 +1,9 @@
-/** eigenvalues of a symmetric 3×3 matrix (row-major), by cyclic Jacobi rotations (test oracle) */
+/**
+ * Eigenvalues of a symmetric 3×3 matrix (row-major), by cyclic Jacobi rotations (test oracle).
+ * Not src/math/mat3.ts symmetricEigenvalues3: its trigonometric solution of the cubic loses the
+ * small eigenvalues of rank-deficient matrices to cancellation (an error of 1.1e-8 where 4e-12
+ * was the test's bound for the lever curvature's positive part), and Jacobi does not.
+ */
 export function eigenSymmetric3(P: ArrayLike<number>): number[] {
   const A = [[P[0]!, P[1]!, P[2]!], [P[3]!, P[4]!, P[5]!], [P[6]!, P[7]!, P[8]!]];
   for (let sweep = 0; sweep < 50; sweep++) {

@@ -2,8 +2,8 @@
  * The position projection's curvature term (integrators/stabilize.ts, constraints/
  * geometricStiffness.ts leverCurvature): the lever curvature is the Hessian of f·(exp([β]) r)
  * (central second differences), its positive part is positive semidefinite and differs from it by
- * a negative semidefinite matrix; on a long chain under tension the projection converges with
- * about one factorization per step, where the minimum-norm iteration needed five.
+ * a negative semidefinite matrix; on a long chain under tension the step and projection together
+ * need at most three factorizations per step, where the minimum-norm iteration needed 4.9.
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';

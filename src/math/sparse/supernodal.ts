@@ -37,17 +37,19 @@
  * scalar factor does.
  */
 import type { LdltSymbolic, LdltResult } from './ldlt.js';
+import { cscMatVec, type Csc } from './csc.js';
+import { TINY } from '../dense.js';
 import { SUPERNODAL_WASM } from './wasm/kernels.js';
 import { kernelLayout, instantiateKernels } from './wasm/instance.js';
 
 /**
- * Entries of L below this magnitude are stored as zero (both kernels, so the two still agree).
- * The couplings L holds between distant unknowns of a chain decay geometrically with the
- * distance and reached the subnormal range on the 10 000-link chain (16 564 entries with the
+ * Entries of L below this magnitude are stored as zero (both kernels, so the two still agree; NaN
+ * is kept). The couplings L holds between distant unknowns of a chain decay geometrically with
+ * the distance and reached the subnormal range on the 10 000-link chain (16 564 entries with the
  * projection's curvature term), where every multiplication takes a slow path: a solve took
- * 2.25 ms against 1.54 with them flushed. 1e-200 is far below any product that can matter.
+ * 2.25 ms against 1.54 with them flushed. The .wat writes the same number as a literal.
  */
-export const L_TINY = 1e-200;
+export const L_TINY = TINY;
 
 /** the compiled kernels of ./wasm/supernodal.wat and the byte offsets of their arrays in its memory */
 interface WasmKernels {
@@ -205,6 +207,7 @@ export class SupernodalLdlt {
   private readonly acc4: Float64Array;
   private readonly w: Float64Array;     // (n) solve vector
   private readonly vals: Float64Array;  // (nnzA) the values of the last factorization (in the kernels' memory with WebAssembly): load and multiply read them
+  private readonly input: Csc;          // the input matrix over vals (multiply in JavaScript)
   private readonly y: Float64Array;     // (n) the product of multiply (in the kernels' memory; empty without WebAssembly)
   private readonly x: Float64Array;     // (n) the right-hand side and solution of a solve, unpermuted (likewise)
   /** false when the last solve's result has a non-finite entry */
@@ -236,6 +239,7 @@ export class SupernodalLdlt {
       this.y = new Float64Array(0);
       this.x = new Float64Array(0);
     }
+    this.input = { n, colPtr: sn.symbolic.colPtr, rowIdx: sn.symbolic.rowIdx, values: this.vals };
     this.local = new Int32Array(sn.n);
     this.rel = new Int32Array(Math.max(1, sn.maxRows));
     this.wd = new Float64Array(Math.max(1, sn.maxCols));
@@ -283,7 +287,7 @@ export class SupernodalLdlt {
   /**
    * (nnzA) the array `factor` copies its values into (in the kernels' memory with WebAssembly):
    * a caller that assembles the values there and passes this array to `factor` saves the copy.
-   * Its contents are the last factorization's values until they are overwritten (`multiply`).
+   * Its contents are the last factorization's values until the caller writes them (`multiply` reads them).
    */
   get valueBuffer(): Float64Array { return this.vals; }
 
@@ -336,14 +340,7 @@ export class SupernodalLdlt {
       for (let i = 0; i < n; i++) out[i] = y[i]!;
       return out;
     }
-    const colPtr = sym.colPtr, rowIdx = sym.rowIdx, vals = this.vals;
-    out.fill(0, 0, n);
-    for (let j = 0; j < n; j++) {
-      const xj = x[j]!;
-      if (xj === 0) continue;
-      for (let p = colPtr[j]!; p < colPtr[j + 1]!; p++) out[rowIdx[p]!]! += vals[p]! * xj;
-    }
-    return out;
+    return cscMatVec(out, this.input, x);
   }
 
   /** resets the result and loads A into the panels (zero elsewhere) in JavaScript: factorJs's loading */

@@ -12,7 +12,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { LdltSymbolic } from '../../../src/math/sparse/ldlt.js';
-import { SupernodalSymbolic, SupernodalLdlt } from '../../../src/math/sparse/supernodal.js';
+import { SupernodalSymbolic, SupernodalLdlt, L_TINY } from '../../../src/math/sparse/supernodal.js';
 import { SUPERNODAL_WASM, BLOCKROWS_WASM } from '../../../src/math/sparse/wasm/kernels.js';
 import { compileWat } from '../../../scripts/kernels.mjs';
 import { rng } from '../../helpers/numeric.js';
@@ -92,6 +92,33 @@ describe('WebAssembly supernodal factorization and solve', () => {
         expect(Array.from(g.multiply(new Float64Array(n), rhs))).toEqual(Array.from(Ax));
       }
     }), { numRuns: 200 });
+  });
+
+  // the couplings of distant links on the 10 000-link chain reached the subnormal range, where
+  // every multiplication is slow (a solve took 2.25 ms against 1.54 ms flushed)
+  it('stores entries of L below L_TINY as zero, in both kernels, and still solves exactly', () => {
+    // [[1, t], [t, 1]]: L₂₁ = t
+    const colPtr = Int32Array.from([0, 2, 4]), rowIdx = Int32Array.from([0, 1, 0, 1]);
+    for (const [t, kept] of [[1e-250, false], [1e-150, true]] as const) {
+      const values = Float64Array.from([1, t, t, 1]);
+      const sn = new SupernodalSymbolic(new LdltSymbolic(2, colPtr, rowIdx, { ordering: 'natural' }));
+      for (const f of [new SupernodalLdlt(sn), new SupernodalLdlt(sn, { wasm: false })]) {
+        expect(f.factor(values).ok).toBe(true);
+        expect(Array.from(f.Lx).some((x) => x !== 0 && x !== 1)).toBe(kept);
+        const x = f.solve(Float64Array.from([1, 2]));
+        expect(x[0]).toBe(1);
+        expect(x[1]).toBe(2);
+      }
+    }
+    expect(L_TINY).toBe(1e-200);
+    // regression: the first WebAssembly flush stored a NaN below the pivot as 0 (a comparison with
+    // NaN is false), so the factorization of a matrix with a NaN entry succeeded
+    const nanValues = Float64Array.from([1, NaN, NaN, 1]);
+    const sn = new SupernodalSymbolic(new LdltSymbolic(2, colPtr, rowIdx, { ordering: 'natural' }));
+    const f = new SupernodalLdlt(sn), g = new SupernodalLdlt(sn, { wasm: false });
+    expect(f.usesWasm).toBe(true);
+    expect({ ...f.factor(nanValues) }).toEqual(g.factorJs(nanValues));
+    expect(f.factor(nanValues).ok).toBe(false);
   });
 
   it('reports a non-finite pivot like the JavaScript factor: same index and pivot counts', () => {

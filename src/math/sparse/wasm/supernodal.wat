@@ -338,9 +338,9 @@
         (block $dS (loop $lS
           (br_if $dS (i32.ge_s (local.get $r) (local.get $nr)))
           (local.set $a (i32.add (local.get $pLx) (i32.shl (i32.add (local.get $cb) (local.get $r)) (i32.const 3))))
-          ;; entries below 1e-200 are stored as zero (L_TINY in supernodal.ts)
+          ;; entries below 1e-200 are stored as zero (L_TINY in supernodal.ts; NaN is kept)
           (local.set $coef (f64.mul (f64.load (local.get $a)) (local.get $di)))
-          (f64.store (local.get $a) (select (local.get $coef) (f64.const 0) (f64.ge (f64.abs (local.get $coef)) (f64.const 1e-200))))
+          (f64.store (local.get $a) (select (f64.const 0) (local.get $coef) (f64.lt (f64.abs (local.get $coef)) (f64.const 1e-200))))
           (local.set $r (i32.add (local.get $r) (i32.const 1)))
           (br $lS)))
         (local.set $c (i32.add (local.get $c) (i32.const 1)))
