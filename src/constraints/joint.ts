@@ -111,7 +111,7 @@ export class Joint implements BilateralConstraint {
   private readonly layout: JointLayout;
   private readonly fa: JointFrame;
   private readonly fb: JointFrame;
-  private readonly k = new JointKinematics();
+  private readonly k: JointKinematics;
   private Gbuf: Float64Array;           // (12 · rows) side A's Jacobian block, then side B's
   private GA: Float64Array | null;      // views of Gbuf (null for a world side)
   private GB: Float64Array | null;
@@ -136,8 +136,6 @@ export class Joint implements BilateralConstraint {
     for (const b of [bodyA, bodyB]) if (b && b.qOffset + 7 > q0.length) throw new ModelError(path, `q0 does not hold body "${b.name}"`);
     // layout, per-row parameters
     this.layout = jointLayout(spec.type, path);
-    // orientations beyond R_WC: lock and universal rows, and the rotational coordinates
-    this.k.rotations = this.layout.angular.length > 0 || this.layout.universal || this.layout.rotation !== 'none';
     this.type = this.layout.type;
     this.rows = this.layout.rows;
     this.rowNames = this.layout.rowNames;
@@ -155,6 +153,9 @@ export class Joint implements BilateralConstraint {
     // frames (unit quaternions, finite positions)
     this.fa = new JointFrame(bodyA);
     this.fb = new JointFrame(bodyB);
+    this.k = new JointKinematics(this.fa, this.fb);
+    // orientations beyond R_WC: lock and universal rows, and the rotational coordinates
+    this.k.rotations = this.layout.angular.length > 0 || this.layout.universal || this.layout.rotation !== 'none';
     const frames: [JointFrame, Vec3Tuple, QuatTuple, string][] = [[this.fa, pAC, qAC, 'frameA'], [this.fb, pBD, qBD, 'frameB']];
     for (const [f, p, q, key] of frames) {
       if (p.length !== 3 || !p.every(Number.isFinite)) throw new ModelError(`${path}.${key}.position`, `must be finite (got ${JSON.stringify(p)})`);
@@ -215,15 +216,13 @@ export class Joint implements BilateralConstraint {
   }
 
   /** kinematics, both frames and both Jacobian blocks */
-  get scratchSize(): number { return JOINT_KINEMATICS_SIZE + 32 + 12 * this.rows; }
+  get scratchSize(): number { return JOINT_KINEMATICS_SIZE + 12 * this.rows; }
 
   /** moves the kinematics, frames and Jacobian blocks into pool (scratchSize numbers), values kept */
   adoptScratch(pool: Float64Array): void {
     const r6 = 6 * this.rows;
     this.k.adopt(pool.subarray(0, JOINT_KINEMATICS_SIZE));
-    this.fa.adopt(pool.subarray(JOINT_KINEMATICS_SIZE, JOINT_KINEMATICS_SIZE + 16));
-    this.fb.adopt(pool.subarray(JOINT_KINEMATICS_SIZE + 16, JOINT_KINEMATICS_SIZE + 32));
-    const G = pool.subarray(JOINT_KINEMATICS_SIZE + 32, JOINT_KINEMATICS_SIZE + 32 + 2 * r6);
+    const G = pool.subarray(JOINT_KINEMATICS_SIZE, JOINT_KINEMATICS_SIZE + 2 * r6);
     G.set(this.Gbuf);
     this.Gbuf = G;
     if (this.GA) this.GA = G.subarray(0, r6);
@@ -233,7 +232,7 @@ export class Joint implements BilateralConstraint {
 
   violation(ctx: ConstraintContext, out: Float64Array, o: number): void {
     const k = this.k, L = this.layout;
-    k.positions(ctx, this.fa, this.fb);
+    k.positions(ctx);
     let row = o;
     for (let i = 0; i < L.linear.length; i++) out[row++] = k.linearValue(L.linear[i]!);
     for (let i = 0; i < L.angular.length; i++) out[row++] = k.lockValue(L.angular[i]!);
@@ -250,7 +249,7 @@ export class Joint implements BilateralConstraint {
     const k = this.k, L = this.layout;
     // blocks in the order of `components`: A's then B's, or B's alone when A is the world
     const oA = this.bodyA ? o0 : -1, oB = this.bodyB ? (this.bodyA ? o1 : o0) : -1;
-    k.positions(ctx, this.fa, this.fb);
+    k.positions(ctx);
     let row = 0;
     for (let i = 0; i < L.linear.length; i++) k.linearJacobian(L.linear[i]!, out, oA, oB, row++);
     for (let i = 0; i < L.angular.length; i++) k.lockJacobian(L.angular[i]!, out, oA, oB, row++);
@@ -259,8 +258,8 @@ export class Joint implements BilateralConstraint {
 
   bias(ctx: ConstraintContext, out: Float64Array, o: number): void {
     const k = this.k, L = this.layout;
-    k.positions(ctx, this.fa, this.fb);
-    k.velocities(ctx, this.fa, this.fb);
+    k.positions(ctx);
+    k.velocities(ctx);
     let row = o;
     for (let i = 0; i < L.linear.length; i++) out[row++] = k.linearBias(L.linear[i]!);
     for (let i = 0; i < L.angular.length; i++) out[row++] = k.lockBias(L.angular[i]!);
@@ -279,7 +278,7 @@ export class Joint implements BilateralConstraint {
   addGeometricStiffness(ctx: ConstraintContext, lambda: Float64Array, o: number, K: BlockMatrix, _D: BlockMatrix, t: StiffnessScratch): void {
     const L = this.layout, s = this.gsSlots;
     if (L.linear.length === 0) return;
-    this.k.positions(ctx, this.fa, this.fb);
+    this.k.positions(ctx);
     this.k.stiffnessVectors(L.linear, lambda, o, this.fsr);
     addTranslationalStiffness(K, this.fsr, 0, s[0]!, s[1]!, s[2]!, s[3]!, t);
   }
@@ -292,7 +291,7 @@ export class Joint implements BilateralConstraint {
   addProjectionCurvature(ctx: ConstraintContext, mu: Float64Array, o: number, M: BlockMatrix, slotDiag: Int32Array, t: StiffnessScratch): void {
     if (this.layout.linear.length !== 3) return;
     const bA = this.bodyA ? this.bodyA.block : -1, bB = this.bodyB ? this.bodyB.block : -1;
-    this.k.positions(ctx, this.fa, this.fb);
+    this.k.positions(ctx);
     this.k.stiffnessVectors(this.layout.linear, mu, o, this.fsr);
     if (bB >= 0) addLeverCurvature(M, slotDiag[bB]!, this.fsr, 1, 6, t);
     if (bA >= 0) addLeverCurvature(M, slotDiag[bA]!, this.fsr, -1, 3, t);
@@ -303,7 +302,7 @@ export class Joint implements BilateralConstraint {
 
   /** world position of frame C (where reaction wrenches are reported) */
   anchor(ctx: ConstraintContext, out: Float64Array): Float64Array {
-    this.k.positions(ctx, this.fa, this.fb);
+    this.k.positions(ctx);
     out[0] = this.k.xC[0]!; out[1] = this.k.xC[1]!; out[2] = this.k.xC[2]!;
     return out;
   }
@@ -311,7 +310,7 @@ export class Joint implements BilateralConstraint {
   /** the coordinates named by `coordinateNames` → out[o …] (m and rad) */
   coordinates(ctx: ConstraintContext, out: Float64Array, o = 0): void {
     const k = this.k, L = this.layout;
-    k.positions(ctx, this.fa, this.fb);
+    k.positions(ctx);
     let c = o;
     for (let i = 0; i < L.freeLinear.length; i++) out[c++] = k.linearValue(L.freeLinear[i]!);
     if (L.rotation === 'angle') {
@@ -329,8 +328,8 @@ export class Joint implements BilateralConstraint {
   /** their time derivatives at (q, u) → out[o …]; finite everywhere (see `isSingular`) */
   coordinateRates(ctx: ConstraintContext, out: Float64Array, o = 0): void {
     const k = this.k, L = this.layout;
-    k.positions(ctx, this.fa, this.fb);
-    k.velocities(ctx, this.fa, this.fb);
+    k.positions(ctx);
+    k.velocities(ctx);
     let c = o;
     for (let i = 0; i < L.freeLinear.length; i++) out[c++] = k.linearRate(L.freeLinear[i]!);
     const Om = k.Om, ox = Om[0]!, oy = Om[1]!, oz = Om[2]!;
@@ -369,7 +368,7 @@ export class Joint implements BilateralConstraint {
    */
   isSingular(ctx: ConstraintContext, tol = GIMBAL_SINGULAR_TOL): boolean {
     const k = this.k, L = this.layout;
-    k.positions(ctx, this.fa, this.fb);
+    k.positions(ctx);
     if (L.rotation === 'rpy') return rpyIsSingular(this.rpyAngles()[1]!, tol);
     if (L.rotation === 'angle') {
       const w = k.qCD[0]!, v = k.qCD[1 + L.angleAxis]!;
