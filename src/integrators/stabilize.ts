@@ -12,10 +12,13 @@
  * component that violates ġ = 0 there, u ← P_v(q⁺) u, by chord iterations on the last
  * factorization until |G u| ≤ 1e-13, refactored at the final configuration when an iteration
  * gains less than a factor 10.
+ * Metric: both projections weight by the factored matrix, M plus the curvature below, so they
+ * are the mass-weighted ones of §0.5 only where the curvature is zero (measured consequences,
+ * and the cost of an exactly mass-weighted P_v: docs/constraints.md, stabilization).
  * Compliant rows are left alone (they are springs). Used when the model's stabilization method
  * is 'projection' (the default).
  *
- * Curvature: a refactorization is a Newton step of the closest-point problem
+ * Curvature: a refactorization takes the matrix of a Newton step of the closest-point problem
  * min ½‖δq‖²_M s.t. g(q + δq) = 0, whose Hessian is M + ∂²(μᵀg)/∂q² at its multipliers μ (the sum
  * of the iterations' μ; the first factorization of a step takes the previous step's sum as its
  * estimate). Joints that lock all three translations add, per body, the positive semidefinite
@@ -25,7 +28,9 @@
  * the minimum-norm step bent nearly straight links through angles whose second-order effect was as
  * large as the gap: contraction per factorization fell to about 3 on the 10 000-link chain and
  * the 1000-link chain's projection needed 5.6 factorizations per step over its run (2.45 with it;
- * docs/benchmarks.md, sixth session).
+ * docs/benchmarks.md, sixth session). The right-hand side stays [0; −g]: the Lagrangian's gradient
+ * M δq + Gᵀμ of that problem is left out, so the iteration lands on the manifold near, not at,
+ * the closest point.
  */
 import type { Workspace } from './workspace.js';
 import { flushTiny, TINY } from '../math/dense.js';
