@@ -76,7 +76,7 @@ export interface BilateralConstraint {
    * positive part of each body's block, capped), on the diagonal blocks of its bodies (`slotDiag`
    * maps a component's block to its diagonal slot in M)
    */
-  addProjectionCurvature?(ctx: ConstraintContext, mu: Float64Array, o: number, M: BlockMatrix, slotDiag: Int32Array, t: StiffnessScratch): void;
+  addProjectionCurvature?(ctx: ConstraintContext, mu: Float64Array, o: number, M: BlockMatrix, slotDiag: Int32Array, inertiaTrace: Float64Array, t: StiffnessScratch): void;
   /** κ = Ġ u → out[o … o+m) */
   bias(ctx: ConstraintContext, out: Float64Array, o: number): void;
   /** world position of the point its wrench is reported about (./report.ts) */

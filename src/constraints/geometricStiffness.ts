@@ -103,23 +103,27 @@ function addOuter(P: Float64Array, x: number, y: number, z: number, s: number): 
 }
 
 /**
- * the curvature added to a body's rotational block is scaled down to at most this multiple of the
- * block's trace: without the cap, the 100-link chain at h = 1/30 diverged from perturbed starts
- * (the multipliers of a projection far from the manifold are large and wrong); with cap 1 its
- * projections fail and are reported as before, and the 10 000-link chain keeps 3 factorizations
- * per step (92 ms; cap 4: 102 ms)
+ * each joint's curvature added to a body's rotational block is scaled down to |f||r| ≤ this
+ * multiple of the trace of the body's rotational inertia block (without any curvature). Without
+ * a cap the 100-link chain at h = 1/30 diverged from perturbed starts (the multipliers of a
+ * projection far from the manifold are large and wrong). Measured with this reference (whole
+ * 1000-step runs of the 1000-link chain, implicit Euler / trapezoidal; three 1200-step starts of
+ * the 100-link chain at h = 1/30): cap 1 2.69 / 3.48 factorizations per step, one start at 3.3 m;
+ * cap 2 2.33 / 2.69, one start (of three) thrown to 3.5e3 m; cap 4 2.23 / 2.71, two starts
+ * thrown off. Until the seventh session the trace was read after other joints had added to
+ * the block, so the effective cap grew with the joint order (2.45 / 2.84 then).
  */
-export const CURVATURE_CAP = 1;
+export const CURVATURE_CAP = 2;
 
 /**
  * M's rotational block of `slot` += the positive part of the lever curvature of the force
  * sgn·f (fsr[0..3)) at the lever r = fsr[r0 .. r0+3), scaled to |f||r| ≤ CURVATURE_CAP·trace,
- * unless |f||r| is below 1e-12 of the block's trace (negligible, and no subnormal numbers reach
- * the factorization)
+ * unless |f||r| is below 1e-12 of trace (negligible, and no subnormal numbers reach the
+ * factorization); trace is that of the body's rotational block before any curvature, so the
+ * cap does not depend on the order in which the joints add theirs
  */
-export function addLeverCurvature(M: BlockMatrix, slot: number, fsr: Float64Array, sgn: number, r0: number, t: StiffnessScratch): void {
+export function addLeverCurvature(M: BlockMatrix, slot: number, trace: number, fsr: Float64Array, sgn: number, r0: number, t: StiffnessScratch): void {
   const fx = sgn * fsr[0]!, fy = sgn * fsr[1]!, fz = sgn * fsr[2]!, rx = fsr[r0]!, ry = fsr[r0 + 1]!, rz = fsr[r0 + 2]!;
-  const trace = M.entry(slot, 3, 3) + M.entry(slot, 4, 4) + M.entry(slot, 5, 5);
   const b = Math.sqrt((fx * fx + fy * fy + fz * fz) * (rx * rx + ry * ry + rz * rz)), cap = CURVATURE_CAP * trace;
   if (b <= 1e-12 * trace) return;
   if (leverCurvature(t.P, fx, fy, fz, rx, ry, rz, true)) M.add3(slot, 3, 3, t.P, b > cap ? cap / b : 1);

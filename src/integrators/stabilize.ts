@@ -22,7 +22,7 @@
  * min ½‖δq‖²_M s.t. g(q + δq) = 0, whose Hessian is M + ∂²(μᵀg)/∂q² at its multipliers μ (the sum
  * of the iterations' μ; the first factorization of a step takes the previous step's sum as its
  * estimate). Joints that lock all three translations add, per body, the positive semidefinite
- * part of that term's rotational block, scaled to at most the body's rotational inertia
+ * part of that term's rotational block, each joint's scaled to at most twice the body's rotational inertia
  * (constraints/geometricStiffness.ts, addLeverCurvature, CURVATURE_CAP: no new pattern entries,
  * and M stays positive definite). Without it, on long chains under tension
  * the minimum-norm step bent nearly straight links through angles whose second-order effect was as
@@ -59,6 +59,10 @@ export class Projection {
   /** the constraints that supply the curvature term (joints; those that do not lock all three translations add nothing) */
   private readonly curved: number[];
   private readonly scratch = new StiffnessScratch();
+  /** (bodies) the blocks of rigid bodies (6 unknowns) */
+  private readonly bodyBlocks: Int32Array;
+  /** (component blocks) the trace of each body's rotational block of M, before the curvature (its cap) */
+  private readonly inertiaTrace: Float64Array;
   /** projections that stopped above the tolerance (the simulation's diagnostics): position and velocity projections, one count each */
   unconverged = 0;
   /** which projection stopped above its tolerance first (the simulation's warning names it) */
@@ -72,6 +76,9 @@ export class Projection {
     this.muPrev = new Float64Array(ws.model.nRows);
     this.curvatureMu = this.muPrev;
     this.curved = ws.model.constraints.flatMap((c, ci) => (c.addProjectionCurvature ? [ci] : []));
+    const comps = ws.model.blockComponent;
+    this.bodyBlocks = Int32Array.from(Array.from(comps.keys()).filter((b) => ws.model.components[comps[b]!]!.kind === 'body'));
+    this.inertiaTrace = new Float64Array(comps.length);
   }
 
   /** projects (q, u) onto the hard constraints in place */
@@ -166,9 +173,15 @@ export class Projection {
   private factor(q: Float64Array, u: Float64Array): void {
     const ws = this.ws, ctx = ws.fs.bind(q, u), cons = ws.model.constraints, rowStart = ws.model.rowStart;
     ws.mass(q);
+    // the curvature's cap: each body's rotational inertia, before any joint adds to it
+    const M = ws.M, tr = this.inertiaTrace;
+    for (let k = 0; k < this.bodyBlocks.length; k++) {
+      const b = this.bodyBlocks[k]!, s = ws.slotDiag[b]!;
+      tr[b] = M.entry(s, 3, 3) + M.entry(s, 4, 4) + M.entry(s, 5, 5);
+    }
     for (let k = 0; k < this.curved.length; k++) {
       const ci = this.curved[k]!;
-      cons[ci]!.addProjectionCurvature!(ctx, this.curvatureMu, rowStart[ci]!, ws.M, ws.slotDiag, this.scratch);
+      cons[ci]!.addProjectionCurvature!(ctx, this.curvatureMu, rowStart[ci]!, M, ws.slotDiag, tr, this.scratch);
     }
     ws.cs.evaluate(ctx, ws.Gm, true, null, false);
     ws.cs.projectionRows(ws.Gm, ws.regularization);

@@ -136,9 +136,11 @@ describe('projection at large steps', () => {
   // This test used to assert that the energy never rose at h = 1/30 (and before that at 1/60). It
   // held for the unperturbed start only: moving one coordinate by k·1e-13 m (k = 1 … 6) gave
   // rises of 540 J to 7e9 J within 150 steps (docs/constraints.md). What holds at such steps is
-  // that the failure is reported, whatever the rounding.
+  // that the failure is reported, whatever the rounding. (Since the seventh session's
+  // order-independent curvature cap the unperturbed start, k = 0, holds for these 150 steps
+  // (9.4e-13 m); k = 1 … 6 still fail, so two of those are the cases.)
   it('reports the projections it cannot converge where the step is too large to stay on the joints (implicit Euler, h = 1/30)', () => {
-    for (const k of [0, 2]) {
+    for (const k of [1, 2]) {
       const sim = new Simulation(chainOfBodies(100, { integrator: 'implicit-euler', step: 1 / 30 }));
       sim.state.q[7 * 50 + 1] = sim.state.q[7 * 50 + 1]! + k * 1e-13;
       sim.steps(150);
