@@ -2,7 +2,8 @@
  * Dense kernels on square row-major `Float64Array` matrices: element (i, j) of an
  * n×n matrix is at `i*n + j`.
  *
- * The tests use them as oracles for the sparse solvers (the engine itself solves sparsely).
+ * The tests use them as oracles for the sparse solvers (the engine itself solves sparsely); the
+ * engine uses only `flushTiny` and `TINY` from here.
  * Algorithms are the textbook ones (Golub & Van Loan, "Matrix Computations",
  * 4th ed.):
  *   - LDLᵀ without pivoting (Alg. 4.1.2): A = L D Lᵀ, L unit lower triangular;

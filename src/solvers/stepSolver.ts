@@ -119,7 +119,6 @@ export class StepSolver {
   private skewAt: Int32Array = new Int32Array(0);       // (nnz capacity) entries where A ≠ S
   private skewVal: Float64Array = new Float64Array(0);  // (nnz capacity) A − S there
   private nSkew = 0;
-  private corrections = 0;              // S⁻¹ solves of the last `correct`
   private readonly combined = new Float64Array(2);  // skew and scale from `combine`
   private xPrev: Float64Array = new Float64Array(0);  // (n) the iterate before a correction (restored if it does not help)
   /** max |A − Aᵀ| of the last factored matrix (0 for a symmetric one) */
@@ -166,7 +165,8 @@ export class StepSolver {
     this.symbolic = new LdltSymbolic(layout.n, layout.colPtr, layout.rowIdx, delayed ? { ordering, delayed } : { ordering });
     this.numeric = new SupernodalLdlt(new SupernodalSymbolic(this.symbolic));
     this.signature = layout.signature;
-    this.A = { n: layout.n, colPtr: layout.colPtr, rowIdx: layout.rowIdx, values: new Float64Array(layout.nnz) };
+    // A's values are the workspace's, set by each factorization
+    this.A = { n: layout.n, colPtr: layout.colPtr, rowIdx: layout.rowIdx, values: new Float64Array(0) };
     this.tmap = cscTransposeMap(this.A);
     // S is formed where the factorization reads it (no copy)
     this.sym = this.numeric.valueBuffer;
@@ -289,10 +289,10 @@ export class StepSolver {
   }
 
   /**
-   * x (zero on entry) ← S⁻¹ b, then the corrections x ← x + S⁻¹(b − A x) while each gains at
-   * least a factor 4 on ‖b − A x‖₂, CORRECTIONS solves at most; a correction that does not lower
-   * the residual is undone (x restored exactly). Returns the relative 2-norm residual of the x
-   * it leaves (NaN for non-finite data); the solves used, undone ones included, go to `corrections`.
+   * x ← S⁻¹ b, then the corrections x ← x + S⁻¹(b − A x) until ‖b − A x‖₂ reaches tol, one gains
+   * less than a factor 4, or CORRECTIONS solves are used; a correction that does not lower the
+   * residual is undone (x restored exactly). Returns the relative 2-norm residual of the x it
+   * leaves (NaN for non-finite data); the solves used, undone ones included, go to report.iterations.
    */
   private correct(b: Float64Array, x: Float64Array, tol: number): number {
     const n = b.length, r = this.r, dx = this.dx, num = this.numeric!;
@@ -315,7 +315,7 @@ export class StepSolver {
       res = next;
       if (slow) break;
     }
-    this.corrections = it;
+    this.report.iterations = it;
     return res;
   }
 
@@ -330,12 +330,12 @@ export class StepSolver {
 
   /** x ← A⁻¹ b: refinement for symmetric A; corrections, then S⁻¹-preconditioned GMRES if they stall, otherwise */
   solve(b: Float64Array, x: Float64Array, tolerance?: number): SolveReport {
-    x.fill(0);
     const tol = tolerance ?? this.opts.tol ?? 1e-15;
     // symmetric up to rounding: refinement (against the true A) is enough
     if (this.skew <= 1e-14 * this.scale) {
       this.refineOpts.maxIter = this.opts.maxRefine ?? 30;
       this.refineOpts.tol = tol;
+      x.fill(0);
       refineSolve(this.apply, this.solveS, b, x, this.r, this.dx, this.refineOpts, this.refineResult);
       this.report.iterations = this.refineResult.iterations;
       this.report.residual = this.refineResult.residual;
@@ -344,10 +344,9 @@ export class StepSolver {
       const floor = 4 * Number.EPSILON * Math.sqrt(b.length), gtol = Math.max(tol, GMRES_TOL, floor);
       // corrections first: with a small skew part (the usual case) one or two reach the tolerance
       const res = this.correct(b, x, gtol);
-      this.report.iterations = this.corrections;
       this.report.residual = res;
       if (res > gtol) {
-        // a correction gained less than a factor 4 (a large skew part): GMRES from that iterate
+        // the corrections ended above the tolerance (a large skew part): GMRES from their iterate
         const g = this.gmres!.solve(this.apply, this.solveS, b, x, gtol, this.opts.maxRefine ?? 10, this.applyPreconditioned);
         this.report.iterations += g.iterations;
         this.report.residual = g.residual;

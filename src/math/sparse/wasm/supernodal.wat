@@ -4,8 +4,8 @@
 ;; factor, solve, and multiply give the bits of SupernodalLdlt.factorJs, solveJs and cscMatVec. The module
 ;; is kept under 4 KB: browsers have refused to compile larger modules synchronously on the main
 ;; thread (Chrome's limit was 4 KB; newer versions allow more).
-;; The solve (called by solvePerm), operation for operation as solveJs, on w = P x, which the caller writes into the
-;; kernel's memory (and reads back as x = Pᵀ w):
+;; The solve (called by solvePerm, which forms w = P x in the kernel's memory from the caller's x and
+;; writes x = Pᵀ w back), operation for operation as solveJs, on w:
 ;; - L z = w over the panels: each column's triangle in place, the rows below summed into acc
 ;;   and subtracted once per panel;
 ;; - D and Lᵀ backwards: the rows below gathered into acc, then dot products down each column.
@@ -126,7 +126,7 @@
     (param $pLx i32) (param $pDinv i32) (param $pW i32) (param $pAcc i32)
     (param $pFirst i32) (param $pRowPtr i32) (param $pRows i32) (param $pPanel i32)
     (result i32)
-    (local $k i32) (local $a i32) (local $v f64) (local $bad i32)
+    (local $k i32) (local $v f64) (local $bad i32)
     (local.set $k (i32.const 0))
     (block $dI (loop $lI
       (br_if $dI (i32.ge_s (local.get $k) (local.get $n)))
