@@ -127,7 +127,14 @@ function resolveLayout(type: JointType | JointMask, path: string): JointLayout {
 
 /** the layouts of the presets, resolved once */
 const PRESET_LAYOUTS: Readonly<Record<JointType, JointLayout>> = Object.freeze(Object.fromEntries(
-  (Object.keys(JOINT_PRESETS) as JointType[]).map((t) => [t, Object.freeze(resolveLayout(t, t))]),
+  (Object.keys(JOINT_PRESETS) as JointType[]).map((t) => {
+    // the names reach callers through Joint.rowNames and coordinateNames: frozen, since every joint
+    // of the preset shares them (the typed arrays stay inside the joints)
+    const L = resolveLayout(t, t);
+    Object.freeze(L.rowNames);
+    Object.freeze(L.coordinateNames);
+    return [t, Object.freeze(L)];
+  }),
 ) as Record<JointType, JointLayout>);
 
 /**
