@@ -17,7 +17,7 @@ import { ConstraintSystem } from '../assembly/constraintSystem.js';
 
 import { BlockMatrix } from '../assembly/blockSparse.js';
 import { StiffnessScratch } from '../constraints/geometricStiffness.js';
-import { StepSolver, type StepSolverOptions, type SolveReport } from '../solvers/stepSolver.js';
+import { StepSolver, stepEntry, type StepSolverOptions, type SolveReport } from '../solvers/stepSolver.js';
 import { quatIntegrateWorld } from '../math/quat.js';
 import { spatialInertiaInto, spatialInertiaInverseOf, spatialScratch } from '../math/spatial.js';
 import { skew, mul3, mulVec3, invert3 } from '../math/mat3.js';
@@ -31,7 +31,9 @@ export class Workspace {
   readonly fs: ForceSystem;
   /** mass matrix M(q) in the component blocks; the same matrix as Gm (M and G fill disjoint blocks) */
   readonly M: BlockMatrix;
-  readonly A: Float64Array;             // (nnz) values of the step matrix M − a₀D − a₁K
+  /** the coefficients (a₀, a₁) of the last factored step matrix M − a₀D − a₁K (`stepMatrix`) */
+  private readonly coef = new Float64Array(2);
+  private stepValues: Float64Array | null = null;  // (nnz) `stepMatrix`'s, made at its first call
   readonly solver: StepSolver;
   readonly slotDiag: Int32Array;        // (nBlocks) slot of each diagonal block
   readonly cs: ConstraintSystem;        // the bilateral constraint rows
@@ -80,7 +82,6 @@ export class Workspace {
     });
     this.M = new BlockMatrix(this.fs.layout);
     this.Gm = this.M;
-    this.A = new Float64Array(this.fs.layout.nnz);
     this.solver = new StepSolver(opts);
     this.slotDiag = Int32Array.from({ length: model.blockSize.length }, (_, b) => this.fs.pattern.find(b, b));
     // where each constraint row's diagonal entry lives in the values
@@ -181,29 +182,38 @@ export class Workspace {
 
   /**
    * Factors M − a₀D − a₁K (M from the last `mass`, K and D from the last `forces` with
-   * jacobians) for the following `solveWith` calls.
+   * jacobians) for the following `solveWith` calls. M and the constraint blocks (one matrix) are
+   * read where they are: a non-symmetric step matrix is formed only as its symmetric part, in the
+   * factorization's own buffer (StepSolver.factorCombination), so no pass copies the whole matrix
+   * (on a 10 000-link chain each such pass streamed 19 MB).
    */
   factor(a0: number, a1: number): void {
-    const A = this.A;
-    // M and the constraint blocks are symmetric by construction; K and D in general are not
-    const symmetric = a0 === 0 && a1 === 0;
-    // A = M + G (one matrix: they fill disjoint blocks), then − a₀D − a₁K in the solver's combined pass
-    A.set(this.M.values);
-    this.factorKkt(symmetric, a0, a1);
+    this.coef[0] = a0; this.coef[1] = a1;
+    this.factorKkt();
   }
 
   /**
-   * Factors A, which holds M + G on entry; unless `symmetric`, A − a₀D − a₁K is formed in the
-   * solver's combined pass (StepSolver.factorCombination). With constraint rows, a zero or near-zero pivot of a hard row
-   * means redundant constraints: the hard rows get a tiny regularization R (1e-8 of the median
-   * constraint pivot), the matrix is refactored, and the constraints concerned are recorded in
-   * `redundant` (the simulation warns once per name).
+   * (nnz) the values of the last factored step matrix A = M − a₀D − a₁K, formed on request (for
+   * tests and diagnostics: the solves never need A itself)
    */
-  private factorKkt(symmetric: boolean, a0: number, a1: number): void {
-    const A = this.A, n = this.model.nSolve, m = this.model.nRows;
-    // A ← A − a₀D − a₁K, formed with its symmetric part in one pass, or A as assembled
-    let msg = !symmetric ? this.solver.factorCombination(this.fs.layout, A, this.fs.D.values, a0, this.fs.K.values, a1, this.fs.jacobianEntries, n)
-      : this.solver.factor(this.fs.layout, A, n, symmetric);
+  stepMatrix(): Float64Array {
+    const P = this.M.values, D = this.fs.D.values, K = this.fs.K.values, a0 = this.coef[0]!, a1 = this.coef[1]!;
+    const A = (this.stepValues ??= new Float64Array(P.length));
+    for (let k = 0; k < A.length; k++) A[k] = stepEntry(P, D, a0, K, a1, k);
+    return A;
+  }
+
+  /**
+   * Factors the step matrix of `coef` (symmetric when both are zero: mass and constraint blocks
+   * only). With constraint rows, a zero or near-zero pivot of a hard row means redundant
+   * constraints: the hard rows get a tiny regularization R (1e-8 of the median constraint
+   * pivot), written into their −R diagonal (where `rows` keeps it from then on), the matrix is
+   * refactored, and the constraints concerned are recorded in `redundant` (the simulation warns
+   * once per name).
+   */
+  private factorKkt(): void {
+    const P = this.M.values, n = this.model.nSolve, m = this.model.nRows;
+    let msg = this.factorStep();
     // look for redundancy until it has been found once (its R then stays, set by `rows`), or on failure
     if (m > 0 && this.cs.hasHardRows && (this.regularization === 0 || this.solver.failedAt >= n)) {
       const failed = this.solver.failedAt >= n;
@@ -215,8 +225,8 @@ export class Workspace {
         for (let k = 0; k < this.small.length; k++) this.redundant.add(this.model.constraints[this.cs.rowOwner(this.small[k]! - n).constraint]!.name);
         const reg = 1e-8 * (typical > 0 ? typical : 1), add = reg - this.regularization;
         this.regularization = reg;
-        for (let i = 0; i < m; i++) if (this.cs.hard[i]) A[this.rowDiag[i]!] = A[this.rowDiag[i]!]! - add;
-        msg = this.solver.factor(this.fs.layout, A, n, symmetric);
+        for (let i = 0; i < m; i++) if (this.cs.hard[i]) P[this.rowDiag[i]!] = P[this.rowDiag[i]!]! - add;
+        msg = this.factorStep();
       }
     }
     if (msg) {
@@ -226,6 +236,13 @@ export class Workspace {
       const at = this.solver.failedAt;
       if (at >= 0) this.reportPivot(at);
     }
+  }
+
+  /** one factorization of the step matrix of `coef`: returns the inertia message or null */
+  private factorStep(): string | null {
+    const a0 = this.coef[0]!, a1 = this.coef[1]!, n = this.model.nSolve;
+    if (a0 === 0 && a1 === 0) return this.solver.factor(this.fs.layout, this.M.values, n);
+    return this.solver.factorCombination(this.fs.layout, this.M.values, this.fs.D.values, a0, this.fs.K.values, a1, this.fs.jacobianEntries, n);
   }
 
   /**
@@ -262,19 +279,19 @@ export class Workspace {
     let b = 0;
     while (b + 1 < m.blockComponent.length && m.blockStart[b + 1]! <= at) b++;
     const c = m.components[m.blockComponent[b]!]!;
-    const finite = this.A.every(Number.isFinite);
+    const finite = this.solver.factoredValues.every(Number.isFinite);
     throw new NonFiniteError(`${c.kind} "${c.name}"`, finite ? 'the step matrix is singular at this component' : 'its stiffness or damping became non-finite');
   }
 
   /** throws a NonFiniteError for the first component whose force or step-matrix column is not finite */
   private reportNonFinite(rhs: Float64Array): never {
-    const m = this.model, L = this.fs.layout;
+    const m = this.model, L = this.fs.layout, S = this.solver.factoredValues;
     for (let b = 0; b < m.blockComponent.length; b++) {
       const c = m.components[m.blockComponent[b]!]!;
       for (let k = m.blockStart[b]!; k < m.blockStart[b + 1]!; k++) {
         if (!Number.isFinite(rhs[k])) throw new NonFiniteError(`${c.kind} "${c.name}"`, 'its force became non-finite');
         for (let p = L.colPtr[k]!; p < L.colPtr[k + 1]!; p++) {
-          if (!Number.isFinite(this.A[p])) throw new NonFiniteError(`${c.kind} "${c.name}"`, 'its stiffness or damping became non-finite');
+          if (!Number.isFinite(S[p])) throw new NonFiniteError(`${c.kind} "${c.name}"`, 'its stiffness or damping became non-finite');
         }
       }
     }

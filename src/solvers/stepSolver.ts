@@ -13,7 +13,7 @@
  */
 import { LdltSymbolic, checkInertia, type LdltOrdering } from '../math/sparse/ldlt.js';
 import { SupernodalSymbolic, SupernodalLdlt } from '../math/sparse/supernodal.js';
-import { cscTransposeMap, cscSymmetrizeValues, type Csc } from '../math/sparse/csc.js';
+import { cscTransposeMap, type Csc } from '../math/sparse/csc.js';
 import { refineSolve, type RefineResult } from '../math/sparse/refine.js';
 import { Gmres, norm } from '../math/sparse/gmres.js';
 import type { BlockLayout } from '../assembly/blockSparse.js';
@@ -73,14 +73,13 @@ function quickselect(a: Float64Array, n: number, k: number): number {
 }
 
 /**
- * The pass of StepSolver.factorCombination over the mirror pairs of `entries`: values ← P − a₀D − a₁K
- * there (P on entry), S ← its symmetric part, the skew entries A − S listed in (at, val);
- * returns their number, with max |A − Aᵀ| and max |A| over the entries in out[0], out[1].
- * A zero coefficient drops its matrix: Bridson-Marino (a₁ = 0) never uses K, so a non-finite K
- * must not reach A. (A function of its own: as a part of the method, V8 ran this loop about
- * three times slower.)
+ * The pass of StepSolver.factorCombination over the mirror pairs of `entries`, for A = P − a₀D − a₁K
+ * (`stepEntry`): S ← the symmetric part of A there (S holds P on entry), the skew entries A − S
+ * listed in (at, val); returns their number, with max |A − Aᵀ| and max |A| over the entries in
+ * out[0], out[1]. A itself is not stored (the solves use S and the skew list).
+ * (A function of its own: as a part of the method, V8 ran this loop about three times slower.)
  */
-function combine(values: Float64Array, S: Float64Array, D: Float64Array, a0: number, K: Float64Array, a1: number,
+function combine(P: Float64Array, S: Float64Array, D: Float64Array, a0: number, K: Float64Array, a1: number,
   entries: Int32Array, tmap: Int32Array, at: Int32Array, val: Float64Array, out: Float64Array): number {
   const useD = a0 !== 0, useK = a1 !== 0;
   let skew = 0, scale = 0, c = 0;
@@ -88,8 +87,7 @@ function combine(values: Float64Array, S: Float64Array, D: Float64Array, a0: num
     const k = entries[e]!, t = tmap[k]!;
     if (t < k) continue;
     const dk = (useD ? a0 * D[k]! : 0) + (useK ? a1 * K[k]! : 0), dt = (useD ? a0 * D[t]! : 0) + (useK ? a1 * K[t]! : 0), avg = 0.5 * (dk + dt);
-    const pk = values[k]!, pt = values[t]!, ak = pk - dk, atv = pt - dt;
-    values[k] = ak; values[t] = atv;
+    const pk = P[k]!, pt = P[t]!, ak = pk - dk, atv = pt - dt;
     S[k] = pk - avg; S[t] = pt - avg;
     const m = Math.abs(ak) > Math.abs(atv) ? Math.abs(ak) : Math.abs(atv);
     if (m > scale) scale = m;
@@ -104,6 +102,14 @@ function combine(values: Float64Array, S: Float64Array, D: Float64Array, a0: num
   out[0] = skew;
   out[1] = scale;
   return c;
+}
+
+/**
+ * Entry k of the step matrix A = P − a₀D − a₁K, as `combine` forms it. A zero coefficient drops
+ * its matrix: Bridson-Marino (a₁ = 0) never uses K, so a non-finite K must not reach A.
+ */
+export function stepEntry(P: Float64Array, D: Float64Array, a0: number, K: Float64Array, a1: number, k: number): number {
+  return P[k]! - ((a0 !== 0 ? a0 * D[k]! : 0) + (a1 !== 0 ? a1 * K[k]! : 0));
 }
 
 export class StepSolver {
@@ -128,7 +134,7 @@ export class StepSolver {
   /** solve index of the pivot at which the last factorization failed, −1 if it did not */
   failedAt = -1;
   private readonly refineOpts = { maxIter: 30, tol: 1e-15 };
-  private A: Csc = { n: 0, colPtr: new Int32Array(1), rowIdx: new Int32Array(0), values: new Float64Array(0) };
+  private pattern: Csc = { n: 0, colPtr: new Int32Array(1), rowIdx: new Int32Array(0), values: new Float64Array(0) };
   private readonly refineResult: RefineResult = { iterations: 0, residual: 0, converged: false };
   readonly report: SolveReport = { iterations: 0, residual: 0, converged: true, inertia: null };
   /**
@@ -148,7 +154,7 @@ export class StepSolver {
 
   /** out += N x over the skew entries N = A − S of the last factored matrix */
   private addSkew(out: Float64Array, x: Float64Array): void {
-    const at = this.skewAt, val = this.skewVal, rows = this.A.rowIdx, cols = this.colOf;
+    const at = this.skewAt, val = this.skewVal, rows = this.pattern.rowIdx, cols = this.colOf;
     for (let t = 0; t < this.nSkew; t++) { const k = at[t]!; out[rows[k]!] += val[t]! * x[cols[k]!]!; }
   }
 
@@ -165,9 +171,9 @@ export class StepSolver {
     this.symbolic = new LdltSymbolic(layout.n, layout.colPtr, layout.rowIdx, delayed ? { ordering, delayed } : { ordering });
     this.numeric = new SupernodalLdlt(new SupernodalSymbolic(this.symbolic));
     this.signature = layout.signature;
-    // A's values are the workspace's, set by each factorization
-    this.A = { n: layout.n, colPtr: layout.colPtr, rowIdx: layout.rowIdx, values: new Float64Array(0) };
-    this.tmap = cscTransposeMap(this.A);
+    // the pattern alone (the values are the factorization's)
+    this.pattern = { n: layout.n, colPtr: layout.colPtr, rowIdx: layout.rowIdx, values: new Float64Array(0) };
+    this.tmap = cscTransposeMap(this.pattern);
     // S is formed where the factorization reads it (no copy)
     this.sym = this.numeric.valueBuffer;
     this.colOf = new Int32Array(layout.nnz);
@@ -220,54 +226,39 @@ export class StepSolver {
   get analysis(): LdltSymbolic | null { return this.symbolic; }
 
   /**
-   * Factors the symmetric part of A (values on `layout`); returns the inertia message or null.
-   * `symmetric` declares A symmetric by construction, which skips forming its symmetric part.
+   * Factors a symmetric matrix (values on `layout`) as it is; returns the inertia message or null.
    * Call once per matrix, then `solve` any number of right-hand sides.
    */
-  factor(layout: BlockLayout, values: Float64Array, expectedPositive = layout.n, symmetric = false): string | null {
+  factor(layout: BlockLayout, values: Float64Array, expectedPositive = layout.n): string | null {
     this.analyse(layout, expectedPositive);
-    this.A.values = values;
-    // symmetric by construction (mass and constraint blocks only): factor the values as they are
-    if (symmetric) {
-      this.skew = 0;
-      this.scale = 1;
-      this.nSkew = 0;
-    } else {
-      cscSymmetrizeValues(this.sym, this.A, this.tmap);
-      // the skew part N = A − S, kept as a list of its nonzero entries
-      let skew = 0, scale = 0, c = 0;
-      for (let k = 0; k < values.length; k++) {
-        const d = values[k]! - this.sym[k]!;
-        if (d !== 0) { this.skewAt[c] = k; this.skewVal[c++] = d; }
-        skew = Math.max(skew, Math.abs(d));
-        scale = Math.max(scale, Math.abs(values[k]!));
-      }
-      this.nSkew = c;
-      this.skew = 2 * skew;
-      this.scale = scale;
-    }
-    return this.factorNumeric(layout, symmetric ? values : this.sym, expectedPositive);
+    this.skew = 0;
+    this.scale = 1;
+    this.nSkew = 0;
+    return this.factorNumeric(layout, values, expectedPositive);
   }
 
   /**
-   * `factor` for A = P − a₀D − a₁K, formed in place in `values` (nnz), which holds P on entry
-   * (for instance M plus the constraint blocks: symmetric by construction) and A on return.
-   * D and K are arbitrary but nonzero only at `entries` (ascending value indices, closed under
+   * `factor` for A = P − a₀D − a₁K (`stepEntry`), which need not be symmetric: P (nnz, for
+   * instance M plus the constraint blocks: symmetric by construction) is read, not changed. D and
+   * K are arbitrary but nonzero only at `entries` (ascending value indices, closed under
    * transposition: the blocks between components). Only those entries are combined, each mirror
-   * pair once, giving A, its symmetric part and the list of skew entries in one pass; elsewhere
-   * A = S = P. The scale of the symmetry test is max |A| over `entries` (they include the
-   * diagonal blocks).
+   * pair once, giving the symmetric part S (formed where the factorization reads it) and the list
+   * of skew entries in one pass; elsewhere S = P. The scale of the symmetry test is max |A| over
+   * `entries` (they include the diagonal blocks).
    */
-  factorCombination(layout: BlockLayout, values: Float64Array, D: Float64Array, a0: number, K: Float64Array, a1: number,
+  factorCombination(layout: BlockLayout, P: Float64Array, D: Float64Array, a0: number, K: Float64Array, a1: number,
     entries: Int32Array, expectedPositive = layout.n): string | null {
     this.analyse(layout, expectedPositive);
     const S = this.sym, res = this.combined;
-    S.set(values);
-    this.nSkew = combine(values, S, D, a0, K, a1, entries, this.tmap, this.skewAt, this.skewVal, res);
+    S.set(P);
+    this.nSkew = combine(P, S, D, a0, K, a1, entries, this.tmap, this.skewAt, this.skewVal, res);
     this.skew = res[0]!;
     this.scale = res[1]!;
     return this.factorNumeric(layout, S, expectedPositive);
   }
+
+  /** the values of the last factored matrix (its symmetric part): finite exactly where the step matrix is, for error reports */
+  get factoredValues(): Float64Array { return this.sym; }
 
   private factorNumeric(layout: BlockLayout, values: Float64Array, expectedPositive: number): string | null {
     const res = this.numeric!.factor(values);

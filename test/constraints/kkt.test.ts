@@ -41,7 +41,7 @@ describe('KKT oracles (000 §0.5, §0.6)', () => {
   ws.mass(q);
   ws.constraints(q, u, 0.01, 'velocity');
   ws.factor(0, 0);
-  const K = cscToDense({ ...ws.fs.layout, values: ws.A });
+  const K = cscToDense({ ...ws.fs.layout, values: ws.stepMatrix() });
   // dense M (n×n) and G (m×n) from the assembled matrix
   const M = new Float64Array(n * n), G = new Float64Array(m * n);
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) M[i * n + j] = K[i * N + j]!;
