@@ -140,6 +140,17 @@ export class BlockMatrix {
     }
   }
 
+  /** adds A[o … o+9) (3×3, row-major) at rows r0.., cols c0.. of block `slot` */
+  add3At(slot: number, r0: number, c0: number, A: Float64Array, o: number): void {
+    const v = this.values, cb = this.layout.colBase;
+    for (let c = 0; c < 3; c++) {
+      const p = cb[6 * slot + c0 + c]! + r0;
+      v[p] = v[p]! + A[o + c]!;
+      v[p + 1] = v[p + 1]! + A[o + 3 + c]!;
+      v[p + 2] = v[p + 2]! + A[o + 6 + c]!;
+    }
+  }
+
   /** adds s to the diagonal of the 3×3 sub-block at (r0, c0) of block `slot` */
   addDiag3(slot: number, r0: number, c0: number, s: number): void {
     const v = this.values, cb = this.layout.colBase;

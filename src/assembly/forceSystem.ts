@@ -81,13 +81,10 @@ export class ForceSystem {
   /** K ← ∂f/∂q, D ← ∂f/∂u at (q, u) */
   jacobians(q: Float64Array, u: Float64Array): void {
     const ctx = this.bind(q, u);
-    // K and D live in the component blocks, the head of each component column (constraint rows
-    // follow): clear those runs only, with plain loops (per-run fill() calls measured slower); on
-    // a 10 000-link chain the whole arrays are 3.2× larger than the runs
-    const colPtr = this.layout.colPtr, split = this.split, K = this.K.values, D = this.D.values;
-    for (let j = 0; j < split.length; j++) {
-      for (let p = colPtr[j]!; p < split[j]!; p++) { K[p] = 0; D[p] = 0; }
-    }
+    // whole arrays: one fill is faster than the short runs of the component blocks (measured
+    // on the chains of 100 to 10 000 links, in isolation and in the step)
+    this.K.zero();
+    this.D.zero();
     const forces = this.model.forces;
     for (let i = 0; i < forces.length; i++) forces[i]!.addJacobians(ctx, this.K, this.D);
   }

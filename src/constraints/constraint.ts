@@ -71,12 +71,12 @@ export interface BilateralConstraint {
   setupGeometricStiffness?(pattern: BlockPattern): void;
   addGeometricStiffness?(ctx: ForceContext, lambda: Float64Array, o: number, K: BlockMatrix, D: BlockMatrix, t: StiffnessScratch): void;
   /**
-   * Optional, the position projection's curvature (integrators/stabilize.ts): M += a positive
+   * Optional, the position projection's curvature (integrators/stabilize.ts): a positive
    * semidefinite approximation of ∂²(μᵀg)/∂q² at the projection's multipliers mu[o … o+m) (the
-   * positive part of each body's block, capped), on the diagonal blocks of its bodies (`slotDiag`
-   * maps a component's block to its diagonal slot in M)
+   * positive part of each body's rotational block, capped against inertiaTrace[block]), added to
+   * curvature[9·block …] (3×3, row-major) of its bodies; the projection adds those to M
    */
-  addProjectionCurvature?(ctx: ConstraintContext, mu: Float64Array, o: number, M: BlockMatrix, slotDiag: Int32Array, inertiaTrace: Float64Array, t: StiffnessScratch): void;
+  addProjectionCurvature?(ctx: ConstraintContext, mu: Float64Array, o: number, curvature: Float64Array, inertiaTrace: Float64Array, t: StiffnessScratch): void;
   /** κ = Ġ u → out[o … o+m) */
   bias(ctx: ConstraintContext, out: Float64Array, o: number): void;
   /** world position of the point its wrench is reported about (./report.ts) */

@@ -116,15 +116,18 @@ function addOuter(P: Float64Array, x: number, y: number, z: number, s: number): 
 export const CURVATURE_CAP = 2;
 
 /**
- * M's rotational block of `slot` += the positive part of the lever curvature of the force
- * sgn·f (fsr[0..3)) at the lever r = fsr[r0 .. r0+3), scaled to |f||r| ≤ CURVATURE_CAP·trace,
- * unless |f||r| is below 1e-12 of trace (negligible, and no subnormal numbers reach the
- * factorization); trace is that of the body's rotational block before any curvature, so the
- * cap does not depend on the order in which the joints add theirs
+ * out[o … o+9) += the positive part of the lever curvature of the force sgn·f (fsr[0..3)) at the
+ * lever r = fsr[r0 .. r0+3), scaled to |f||r| ≤ CURVATURE_CAP·trace, unless |f||r| is below
+ * 1e-12 of trace (negligible, and no subnormal numbers reach the factorization); trace is that
+ * of the body's rotational block without any curvature, so the cap does not depend on the order
+ * in which the joints add theirs. `out` is a body's 3×3 (row-major) sum of these terms, which
+ * the projection adds to M's rotational block in one pass.
  */
-export function addLeverCurvature(M: BlockMatrix, slot: number, trace: number, fsr: Float64Array, sgn: number, r0: number, t: StiffnessScratch): void {
+export function addLeverCurvature(out: Float64Array, o: number, trace: number, fsr: Float64Array, sgn: number, r0: number, t: StiffnessScratch): void {
   const fx = sgn * fsr[0]!, fy = sgn * fsr[1]!, fz = sgn * fsr[2]!, rx = fsr[r0]!, ry = fsr[r0 + 1]!, rz = fsr[r0 + 2]!;
   const b = Math.sqrt((fx * fx + fy * fy + fz * fz) * (rx * rx + ry * ry + rz * rz)), cap = CURVATURE_CAP * trace;
   if (b <= 1e-12 * trace) return;
-  if (leverCurvature(t.P, fx, fy, fz, rx, ry, rz, true)) M.add3(slot, 3, 3, t.P, b > cap ? cap / b : 1);
+  if (!leverCurvature(t.P, fx, fy, fz, rx, ry, rz, true)) return;
+  const s = b > cap ? cap / b : 1, P = t.P;
+  for (let k = 0; k < 9; k++) out[o + k] = out[o + k]! + s * P[k]!;
 }

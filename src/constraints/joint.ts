@@ -284,17 +284,18 @@ export class Joint implements BilateralConstraint {
   }
 
   /**
-   * M += the positive part of the translational rows' curvature at the projection's multipliers
-   * (geometricStiffness.ts, addLeverCurvature), for joints that lock all three translations: their
-   * multipliers are then the world force f, and μᵀg = f·(x_D − x_C) has no A-B coupling
+   * curvature[9b …] += the positive part of the translational rows' curvature at the projection's
+   * multipliers, for the blocks b of both bodies (geometricStiffness.ts, addLeverCurvature), for
+   * joints that lock all three translations: their multipliers are then the world force f, and
+   * μᵀg = f·(x_D − x_C) has no A-B coupling
    */
-  addProjectionCurvature(ctx: ConstraintContext, mu: Float64Array, o: number, M: BlockMatrix, slotDiag: Int32Array, inertiaTrace: Float64Array, t: StiffnessScratch): void {
+  addProjectionCurvature(ctx: ConstraintContext, mu: Float64Array, o: number, curvature: Float64Array, inertiaTrace: Float64Array, t: StiffnessScratch): void {
     if (this.layout.linear.length !== 3) return;
     const bA = this.bodyA ? this.bodyA.block : -1, bB = this.bodyB ? this.bodyB.block : -1;
     this.k.positions(ctx);
     this.k.stiffnessVectors(this.layout.linear, mu, o, this.fsr);
-    if (bB >= 0) addLeverCurvature(M, slotDiag[bB]!, inertiaTrace[bB]!, this.fsr, 1, 6, t);
-    if (bA >= 0) addLeverCurvature(M, slotDiag[bA]!, inertiaTrace[bA]!, this.fsr, -1, 3, t);
+    if (bB >= 0) addLeverCurvature(curvature, 9 * bB, inertiaTrace[bB]!, this.fsr, 1, 6, t);
+    if (bA >= 0) addLeverCurvature(curvature, 9 * bA, inertiaTrace[bA]!, this.fsr, -1, 3, t);
   }
 
   /** true when side A is the world (components[0] is then body B) */
