@@ -6,16 +6,17 @@
  * solve with S and polish by iterative refinement. When A is not symmetric (the Jacobians of
  * rigid-body forces, 000 §0.23), solve A x = b exactly: x = S⁻¹b and corrections
  * x ← x + S⁻¹(b − A x) while each gains a factor 4 (a small skew part: one or two reach the
- * tolerance), then GMRES preconditioned by S⁻¹ from that iterate. Non-convergence is reported,
- * never hidden.
+ * tolerance), then GMRES preconditioned by S⁻¹ from that iterate. Refinement and corrections
+ * are one routine (math/sparse/refine.ts), with the ∞-norm or the 2-norm residual. Non-convergence
+ * is reported, never hidden.
  *
  * Inertia check: the number of positive pivots must equal the number of velocity unknowns.
  */
 import { LdltSymbolic, checkInertia, type LdltOrdering } from '../math/sparse/ldlt.js';
 import { SupernodalSymbolic, SupernodalLdlt } from '../math/sparse/supernodal.js';
 import { cscTransposeMap, type Csc } from '../math/sparse/csc.js';
-import { refineSolve, type RefineResult } from '../math/sparse/refine.js';
-import { Gmres, norm } from '../math/sparse/gmres.js';
+import { refineSolve, type RefineOptions, type RefineResult } from '../math/sparse/refine.js';
+import { Gmres } from '../math/sparse/gmres.js';
 import type { BlockLayout } from '../assembly/blockSparse.js';
 
 /**
@@ -44,7 +45,7 @@ export interface StepSolverOptions {
 }
 
 export interface SolveReport {
-  /** refinement corrections (symmetric A), or corrections then GMRES iterations (non-symmetric A) */
+  /** solves with the factorization (the first one included; refinement or corrections, by refineSolve), then GMRES iterations if any */
   iterations: number;
   /** final relative residual: ‖b − A x‖∞ / ‖b‖∞ for symmetric A, ‖b − A x‖₂ / ‖b‖₂ otherwise */
   residual: number;
@@ -126,14 +127,16 @@ export class StepSolver {
   private skewVal: Float64Array = new Float64Array(0);  // (nnz capacity) A − S there
   private nSkew = 0;
   private readonly combined = new Float64Array(2);  // skew and scale from `combine`
-  private xPrev: Float64Array = new Float64Array(0);  // (n) the iterate before a correction (restored if it does not help)
   /** max |A − Aᵀ| of the last factored matrix (0 for a symmetric one) */
   skew = 0;
   /** max |A| of the last factored matrix (over the component blocks after factorCombination): the symmetry test's scale */
   scale = 0;
   /** solve index of the pivot at which the last factorization failed, −1 if it did not */
   failedAt = -1;
-  private readonly refineOpts = { maxIter: 30, tol: 1e-15 };
+  /** refinement of a symmetric matrix (∞-norm residual) */
+  private readonly refineOpts: RefineOptions = { maxIter: 30, tol: 1e-15, norm: 'max', fromZero: true };
+  /** the corrections of a non-symmetric one (2-norm residual, as GMRES after them) */
+  private readonly correctOpts: RefineOptions = { maxIter: CORRECTIONS, tol: GMRES_TOL, norm: 'euclidean', fromZero: true };
   private pattern: Csc = { n: 0, colPtr: new Int32Array(1), rowIdx: new Int32Array(0), values: new Float64Array(0) };
   private readonly refineResult: RefineResult = { iterations: 0, residual: 0, converged: false };
   readonly report: SolveReport = { iterations: 0, residual: 0, converged: true, inertia: null };
@@ -182,7 +185,6 @@ export class StepSolver {
     this.skewVal = new Float64Array(layout.nnz);
     this.r = new Float64Array(layout.n);
     this.dx = new Float64Array(layout.n);
-    this.xPrev = new Float64Array(layout.n);
     this.gmres = new Gmres(layout.n, Math.min(30, Math.max(1, layout.n)));
   }
 
@@ -279,64 +281,26 @@ export class StepSolver {
     return this.numeric!.finite;
   }
 
-  /**
-   * x ← S⁻¹ b, then the corrections x ← x + S⁻¹(b − A x) until ‖b − A x‖₂ reaches tol, one gains
-   * less than a factor 4, or CORRECTIONS solves are used; a correction that does not lower the
-   * residual is undone (x restored exactly). Returns the relative 2-norm residual of the x it
-   * leaves (NaN for non-finite data); the solves used, undone ones included, go to report.iterations.
-   */
-  private correct(b: Float64Array, x: Float64Array, tol: number): number {
-    const n = b.length, r = this.r, dx = this.dx, num = this.numeric!;
-    const bn = norm(b, n), scale = bn > 0 ? bn : 1;
-    x.set(b);
-    num.solve(x);
-    let res = this.residual(b, x) / scale, it = 1;
-    while (res > tol && it < CORRECTIONS) {
-      dx.set(r);
-      num.solve(dx);
-      this.xPrev.set(x);
-      for (let i = 0; i < n; i++) x[i] = x[i]! + dx[i]!;
-      const next = this.residual(b, x) / scale;
-      it++;
-      if (!(next < res)) {
-        x.set(this.xPrev);
-        break;
-      }
-      const slow = next > 0.25 * res;
-      res = next;
-      if (slow) break;
-    }
-    this.report.iterations = it;
-    return res;
-  }
-
-  /** r ← b − A x; returns ‖r‖₂ */
-  private residual(b: Float64Array, x: Float64Array): number {
-    const r = this.r, n = b.length;
-    this.apply(r, x);
-    let s = 0;
-    for (let i = 0; i < n; i++) { const d = b[i]! - r[i]!; r[i] = d; s += d * d; }
-    return Math.sqrt(s);
-  }
-
   /** x ← A⁻¹ b: refinement for symmetric A; corrections, then S⁻¹-preconditioned GMRES if they stall, otherwise */
   solve(b: Float64Array, x: Float64Array, tolerance?: number): SolveReport {
     const tol = tolerance ?? this.opts.tol ?? 1e-15;
-    // symmetric up to rounding: refinement (against the true A) is enough
+    const rr = this.refineResult;
     if (this.skew <= 1e-14 * this.scale) {
+      // symmetric up to rounding: refinement (against the true A) is enough
       this.refineOpts.maxIter = this.opts.maxRefine ?? 30;
       this.refineOpts.tol = tol;
-      x.fill(0);
-      refineSolve(this.apply, this.solveS, b, x, this.r, this.dx, this.refineOpts, this.refineResult);
-      this.report.iterations = this.refineResult.iterations;
-      this.report.residual = this.refineResult.residual;
+      refineSolve(this.apply, this.solveS, b, x, this.r, this.dx, this.refineOpts, rr);
+      this.report.iterations = rr.iterations;
+      this.report.residual = rr.residual;
     } else {
       // the 2-norm residual cannot go below rounding, about ε√n of the right-hand side
       const floor = 4 * Number.EPSILON * Math.sqrt(b.length), gtol = Math.max(tol, GMRES_TOL, floor);
       // corrections first: with a small skew part (the usual case) one or two reach the tolerance
-      const res = this.correct(b, x, gtol);
-      this.report.residual = res;
-      if (res > gtol) {
+      this.correctOpts.tol = gtol;
+      refineSolve(this.apply, this.solveS, b, x, this.r, this.dx, this.correctOpts, rr);
+      this.report.iterations = rr.iterations;
+      this.report.residual = rr.residual;
+      if (rr.residual > gtol) {
         // the corrections ended above the tolerance (a large skew part): GMRES from their iterate
         const g = this.gmres!.solve(this.apply, this.solveS, b, x, gtol, this.opts.maxRefine ?? 10, this.applyPreconditioned);
         this.report.iterations += g.iterations;

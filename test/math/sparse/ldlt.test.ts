@@ -364,7 +364,8 @@ describe('refineSolve', () => {
     };
     const res = refineSolve((o, v) => cscMatVec(o, K, v), wrong, b, x, new Float64Array(3), new Float64Array(3));
     expect(res.converged).toBe(false);
-    expect(res.iterations).toBe(0);
+    // one solve used, its correction not kept: x is exactly the guess
+    expect(res.iterations).toBe(1);
     expect(res.residual).toBe(1);
     expect(Array.from(x)).toEqual([0, 0, 0]);
     // the right solve converges and counts its iterations
@@ -373,6 +374,30 @@ describe('refineSolve', () => {
     expect(good.iterations).toBeGreaterThanOrEqual(1);
     const Ax = matVecDense(new Float64Array(3), Kd, x, 3);
     expect(maxAbsDiff(Ax, b)).toBeLessThan(1e-14);
+  });
+
+  it('leaves a guess bit for bit when its first correction does not help, and starts from M⁻¹b under fromZero', () => {
+    const K = cscFromDense(new Float64Array([4, 1, 0, 1, 3, 1, 0, 1, 2]), 3);
+    const lu = luDense(cscToDense(K), 3)!, tmp = new Float64Array(3);
+    const wrong = (v: Float64Array): void => { luSolveDense(tmp, lu, v); for (let i = 0; i < 3; i++) v[i] = -tmp[i]!; };
+    const right = (v: Float64Array): void => { luSolveDense(tmp, lu, v); v.set(tmp); };
+    const b = Float64Array.from([1, 2, 3]);
+    // a guess that a wrong-signed correction makes worse: x is not touched, not even rounded
+    const x = Float64Array.from([0.1 + 0.2, 1 / 3, Math.PI]), x0 = x.slice();
+    const bad = refineSolve((o, v) => cscMatVec(o, K, v), wrong, b, x, new Float64Array(3), new Float64Array(3), { norm: 'euclidean' });
+    expect(bad.iterations).toBe(1);
+    expect(Array.from(x)).toEqual(Array.from(x0));
+    // fromZero: the first solve is x = M⁻¹ b itself (counted), no product with the zero vector
+    let products = 0;
+    const y = Float64Array.from([7, 7, 7]);
+    const good = refineSolve((o, v) => { products++; cscMatVec(o, K, v); }, right, b, y, new Float64Array(3), new Float64Array(3), { fromZero: true, norm: 'euclidean', tol: 1e-15 });
+    expect(good.iterations).toBeGreaterThanOrEqual(1);
+    expect(products).toBe(good.iterations);
+    expect(maxAbsDiff(y, luSolveDense(new Float64Array(3), lu, b))).toBeLessThan(1e-15);
+    // the euclidean residual it reports is ‖b − K y‖₂ / ‖b‖₂
+    const Ky = matVecDense(new Float64Array(3), cscToDense(K), y, 3);
+    const r2 = (b[0]! - Ky[0]!) ** 2 + (b[1]! - Ky[1]!) ** 2 + (b[2]! - Ky[2]!) ** 2;
+    expect(good.residual).toBeCloseTo(Math.sqrt(r2) / Math.sqrt(14), 20);
   });
 
   it('returns at once for b = 0 with x = 0, and for an exact initial guess', () => {
