@@ -42,9 +42,9 @@ export class ConstraintSystem {
   private slotCB = new Int32Array(0); // (2 · nConstraints) slot of (constraint, component k)
   private slotBC = new Int32Array(0); // (2 · nConstraints) slot of (component k, constraint)
   private slotCC = new Int32Array(0); // (nConstraints) diagonal slot
-  // where each kept Jacobian entry goes in the values of a matrix on `scatterLayout`: its G entry
-  // and its Gᵀ entry (−1: not scattered this way, a non-dynamic side or a constraint with compliant rows)
-  private scatterLayout: BlockLayout | null = null;
+  // where each kept Jacobian entry goes in the values of a matrix on the bound layout (`bind`): its
+  // G entry and its Gᵀ entry (−1: not scattered this way, a non-dynamic side or a constraint with compliant rows)
+  private layout: BlockLayout | null = null;
   private scatterG = new Int32Array(0);  // (Gkeep length)
   private scatterGT = new Int32Array(0); // (Gkeep length)
   private diagAt = new Int32Array(0);    // (m) value index of each row's diagonal entry (its −R)
@@ -111,13 +111,13 @@ export class ConstraintSystem {
   mulKept(u: Float64Array): void { this.kept.multiply(u); }
 
   /**
-   * The scatter map of the hard constraints' kept Jacobian entries into a matrix on `layout` (built
-   * once per layout, at the first use of it): entry t of Gkeep, row r and column j of side k of
-   * constraint ci, goes to (r, j) of block (ci, k) and to (j, r) of block (k, ci); and where each
-   * row's diagonal entry (−R) lives.
+   * Binds the rows to the layout built from the pattern they were registered on: the scatter map
+   * of the hard constraints' kept Jacobian entries (entry t of Gkeep, row r and column j of side
+   * k of constraint ci, goes to (r, j) of block (ci, k) and to (j, r) of block (k, ci)), and where
+   * each row's diagonal entry (−R) lives. Once, before any evaluation; every matrix passed to
+   * `evaluate`, `rows` and `projectionRows` is on this layout.
    */
-  private scatterFor(layout: BlockLayout): void {
-    if (this.scatterLayout === layout) return;
+  bind(layout: BlockLayout): void {
     const cons = this.model.constraints, cb = layout.colBase;
     this.scatterG = new Int32Array(this.Gkeep.length).fill(-1);
     this.scatterGT = new Int32Array(this.Gkeep.length).fill(-1);
@@ -139,7 +139,15 @@ export class ConstraintSystem {
         }
       }
     }
-    this.scatterLayout = layout;
+    this.layout = layout;
+  }
+
+  /** (m) the index, in the values of a matrix on the bound layout, of each row's diagonal entry (its −R) */
+  get rowDiagonals(): Int32Array { return this.diagAt; }
+
+  /** the matrix passed in must be on the bound layout */
+  private check(Gm: BlockMatrix): void {
+    if (Gm.layout !== this.layout) throw new Error('ConstraintSystem: the matrix is not on the layout the rows were bound to (bind)');
   }
 
   /** registers the G blocks on the pattern (before it is built) */
@@ -185,7 +193,7 @@ export class ConstraintSystem {
       return;
     }
     this.evalGm = Gm; this.evalKin = ctx.kin; this.evalGen = ctx.kin.generation; this.evalHardOnly = hardOnly;
-    this.scatterFor(Gm.layout);
+    this.check(Gm);
     const Gk = this.Gkeep, refs = this.blockRefs;
     // g, κ and the Jacobian blocks, kept for G u now and for a later evaluation at the same
     // positions; a hard constraint that can writes them there itself
@@ -259,7 +267,7 @@ export class ConstraintSystem {
   rows(Gm: BlockMatrix, h: number, st: Stabilization, regularize: number, scheme: 'first' | 'second' | 'half' | 'acceleration', gK: Float64Array): void {
     const cons = this.model.constraints;
     const { Gu, kappa, R, target } = this;
-    this.scatterFor(Gm.layout);
+    this.check(Gm);
     const v = Gm.values, at = this.diagAt;
     const accel = scheme === 'acceleration', asForces = accel || scheme === 'half';
     // hard rows with projection: G u⁺ = −τκ, τ from where G was evaluated to the end of the step
@@ -313,7 +321,7 @@ export class ConstraintSystem {
 
   /** projection matrices (after `evaluate` with hardOnly): −regularize on hard rows, −1 on compliant ones */
   projectionRows(Gm: BlockMatrix, regularize: number): void {
-    this.scatterFor(Gm.layout);
+    this.check(Gm);
     const v = Gm.values, at = this.diagAt, R = this.R, hard = this.hard;
     for (let i = 0; i < this.m; i++) {
       R[i] = hard[i] === 1 ? regularize : 1;

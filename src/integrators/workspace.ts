@@ -39,7 +39,6 @@ export class Workspace {
   readonly cs: ConstraintSystem;        // the bilateral constraint rows
   /** G, Gᵀ and −R in the constraint blocks; the same matrix as M, so M + G needs no assembly */
   readonly Gm: BlockMatrix;
-  private readonly rowDiag: Int32Array; // (m) index in the values of each constraint row's diagonal
   private readonly small: number[] = [];
   private readonly pivotScratch: Float64Array;
   private readonly qMid: Float64Array;  // (nq) midpoint configuration of the second-order schemes
@@ -84,12 +83,7 @@ export class Workspace {
     this.Gm = this.M;
     this.solver = new StepSolver(opts);
     this.slotDiag = Int32Array.from({ length: model.blockSize.length }, (_, b) => this.fs.pattern.find(b, b));
-    // where each constraint row's diagonal entry lives in the values
-    const L = this.fs.layout, n = model.nSolve;
-    this.rowDiag = Int32Array.from({ length: model.nRows }, (_, i) => {
-      for (let p = L.colPtr[n + i]!; p < L.colPtr[n + i + 1]!; p++) if (L.rowIdx[p] === n + i) return p;
-      return -1;
-    });
+    this.cs.bind(this.fs.layout);
   }
 
   /** M ← M(q): m I for particles, the world spatial inertia about the origin for bodies */
@@ -225,7 +219,8 @@ export class Workspace {
         for (let k = 0; k < this.small.length; k++) this.redundant.add(this.model.constraints[this.cs.rowOwner(this.small[k]! - n).constraint]!.name);
         const reg = 1e-8 * (typical > 0 ? typical : 1), add = reg - this.regularization;
         this.regularization = reg;
-        for (let i = 0; i < m; i++) if (this.cs.hard[i]) P[this.rowDiag[i]!] = P[this.rowDiag[i]!]! - add;
+        const diag = this.cs.rowDiagonals;
+        for (let i = 0; i < m; i++) if (this.cs.hard[i]) P[diag[i]!] = P[diag[i]!]! - add;
         msg = this.factorStep();
       }
     }
