@@ -12,7 +12,7 @@ import { modelJsonSchema } from '../src/io/jsonSchema.js';
 import { Simulation, type Energy } from '../src/simulation.js';
 import { ModelError, DivergenceError } from '../src/model/errors.js';
 import { INTEGRATORS, type IntegratorName } from '../src/integrators/names.js';
-import { STABILIZATION_DEFAULTS, type Model, type Stabilization } from '../src/model/model.js';
+import { resolveStabilization, type Model, type Stabilization } from '../src/model/model.js';
 import { PROJECTION_TOL, PROJECTION_VEL_TOL } from '../src/integrators/stabilize.js';
 import { ConstraintColumns, parseOutputs, largestViolation, type OutputGroup } from './constraintColumns.js';
 
@@ -336,8 +336,9 @@ function info(file: string, loaded: LoadedModel): string {
 }
 
 /** the method with its parameters, defaults filled in */
-function stabilizationText(s: Stabilization): string {
-  if (s.method === 'baumgarte') return `baumgarte (alpha ${fmt(s.alpha ?? STABILIZATION_DEFAULTS.alpha)} 1/s, beta ${fmt(s.beta ?? STABILIZATION_DEFAULTS.beta)} 1/s²)`;
-  if (s.method === 'spook') return `spook (relaxation ${fmt(s.relaxation ?? STABILIZATION_DEFAULTS.relaxation)} steps, compliance ${fmt(s.compliance ?? STABILIZATION_DEFAULTS.compliance)})`;
+function stabilizationText(given: Stabilization): string {
+  const s = resolveStabilization(given);
+  if (s.method === 'baumgarte') return `baumgarte (alpha ${fmt(s.alpha)} 1/s, beta ${fmt(s.beta)} 1/s²)`;
+  if (s.method === 'spook') return `spook (relaxation ${fmt(s.relaxation)} steps, compliance ${fmt(s.compliance)})`;
   return 'projection';
 }

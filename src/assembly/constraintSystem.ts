@@ -10,7 +10,7 @@
  * diagonal R depend on the stabilization method and the row's compliance (000 §0.11, 001 eq. 23,
  * 004); see `rows`.
  */
-import { STABILIZATION_DEFAULTS as SD, type Model, type Stabilization } from '../model/model.js';
+import { resolveStabilization, type Model, type ResolvedStabilization } from '../model/model.js';
 import type { ConstraintContext } from '../constraints/constraint.js';
 import type { BlockPattern, BlockMatrix, BlockLayout } from './blockSparse.js';
 import { KeptBlocks } from './keptBlocks.js';
@@ -39,6 +39,8 @@ export class ConstraintSystem {
   readonly hasHardRows: boolean;
   /** true when some row has compliance */
   readonly hasCompliantRows: boolean;
+  /** the model's stabilization, its defaults filled in once */
+  readonly stabilization: ResolvedStabilization;
   private slotCB = new Int32Array(0); // (2 · nConstraints) slot of (constraint, component k)
   private slotBC = new Int32Array(0); // (2 · nConstraints) slot of (component k, constraint)
   private slotCC = new Int32Array(0); // (nConstraints) diagonal slot
@@ -53,6 +55,7 @@ export class ConstraintSystem {
   constructor(readonly model: Model) {
     this.m = model.nRows;
     this.n = model.nSolve;
+    this.stabilization = resolveStabilization(model.settings.stabilization);
     const m = this.m;
     this.g = new Float64Array(m); this.kappa = new Float64Array(m);
     this.R = new Float64Array(m); this.target = new Float64Array(m); this.lambda = new Float64Array(m);
@@ -264,8 +267,8 @@ export class ConstraintSystem {
    * (redundant constraints). Under 'acceleration' and 'half', compliant rows are applied as
    * forces (Workspace.compliantForces) and are inert here (G = 0 from `evaluate`, R = 1).
    */
-  rows(Gm: BlockMatrix, h: number, st: Stabilization, regularize: number, scheme: 'first' | 'second' | 'half' | 'acceleration', gK: Float64Array): void {
-    const cons = this.model.constraints;
+  rows(Gm: BlockMatrix, h: number, regularize: number, scheme: 'first' | 'second' | 'half' | 'acceleration', gK: Float64Array): void {
+    const cons = this.model.constraints, st = this.stabilization;
     const { Gu, kappa, R, target } = this;
     this.check(Gm);
     const v = Gm.values, at = this.diagAt;
@@ -283,13 +286,13 @@ export class ConstraintSystem {
           // a hard row (compliant ones were handled above): G a = −κ, with Baumgarte −αġ − βg,
           // with SPOOK the critically damped −(2/τ)ġ − g/τ² at τ = d h
           R[i] = regularize;
-          if (st.method === 'baumgarte') target[i] = -kappa[i]! - (st.alpha ?? SD.alpha) * Gu[i]! - (st.beta ?? SD.beta) * gK[i]!;
-          else if (st.method === 'spook') { const t = (st.relaxation ?? SD.relaxation) * h; target[i] = -kappa[i]! - (2 / t) * Gu[i]! - gK[i]! / (t * t); }
+          if (st.method === 'baumgarte') target[i] = -kappa[i]! - st.alpha * Gu[i]! - st.beta * gK[i]!;
+          else if (st.method === 'spook') { const t = st.relaxation * h; target[i] = -kappa[i]! - (2 / t) * Gu[i]! - gK[i]! / (t * t); }
           else target[i] = -kappa[i]!;
         } else if (st.method === 'spook') {
           // 001 eq. 23 in the u⁺ form (Lacoursière): G u⁺ + Σ λ̃ = −(4k/h) g + k G u, k = 1/(1 + 4d),
           // Σ = 4kε/h²; a compliant row uses its own α as ε and d = β/h when it has damping
-          const d = beta > 0 ? beta / h : (st.relaxation ?? SD.relaxation), eps = alpha > 0 ? alpha : (st.compliance ?? SD.compliance), k = 1 / (1 + 4 * d);
+          const d = beta > 0 ? beta / h : st.relaxation, eps = alpha > 0 ? alpha : st.compliance, k = 1 / (1 + 4 * d);
           R[i] = (4 * eps * k) / (h * h) + (this.hard[i] ? regularize : 0);
           target[i] = -((4 * k) / h) * gK[i]! + k * Gu[i]!;
         } else if (alpha > 0) {
@@ -308,7 +311,7 @@ export class ConstraintSystem {
         } else if (st.method === 'baumgarte') {
           // 004: g̈ + α ġ + β g = 0 → G u⁺ = G u − h (κ + α G u + β g)
           R[i] = regularize;
-          target[i] = Gu[i]! - h * (kappa[i]! + (st.alpha ?? SD.alpha) * Gu[i]! + (st.beta ?? SD.beta) * gK[i]!);
+          target[i] = Gu[i]! - h * (kappa[i]! + st.alpha * Gu[i]! + st.beta * gK[i]!);
         } else {
           R[i] = regularize;
           // first-order schemes do not evaluate κ (it may be stale): their target is 0

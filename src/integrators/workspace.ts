@@ -319,7 +319,7 @@ export class Workspace {
     this.cs.evaluate(ctx, this.Gm, level === 'acceleration', fc, bias);
     // first-order velocity steps take G u⁺ = 0 (no derivative term): measured on the falling
     // 100-link chain, the extrapolation −hκ from q_k fed energy into the whip until it diverged
-    this.cs.rows(this.Gm, h, this.model.settings.stabilization, this.regularization, level === 'velocity' ? 'first' : 'acceleration', this.cs.g);
+    this.cs.rows(this.Gm, h, this.regularization, level === 'velocity' ? 'first' : 'acceleration', this.cs.g);
   }
 
   /**
@@ -337,7 +337,7 @@ export class Workspace {
     this.advance(this.qMid, u, 0.5 * h);
     const ctx = this.fs.bind(this.qMid, u);
     this.cs.evaluate(ctx, this.Gm, scheme === 'half', null);
-    this.cs.rows(this.Gm, h, this.model.settings.stabilization, this.regularization, scheme, this.cs.gK);
+    this.cs.rows(this.Gm, h, this.regularization, scheme, this.cs.gK);
     this.fs.bind(q, u);
   }
 

@@ -73,6 +73,15 @@ export interface Stabilization {
 /** the defaults of the Baumgarte and SPOOK parameters (see Stabilization) */
 export const STABILIZATION_DEFAULTS = Object.freeze({ alpha: 40, beta: 400, relaxation: 4, compliance: 1e-10 });
 
+/** a Stabilization with every parameter given */
+export type ResolvedStabilization = Readonly<Required<Stabilization>>;
+
+/** the parameters of `s`, the defaults filled in where it gives none */
+export function resolveStabilization(s: Stabilization): ResolvedStabilization {
+  const d = STABILIZATION_DEFAULTS;
+  return Object.freeze({ method: s.method, alpha: s.alpha ?? d.alpha, beta: s.beta ?? d.beta, relaxation: s.relaxation ?? d.relaxation, compliance: s.compliance ?? d.compliance });
+}
+
 /** the parameters object of a model, with documented defaults */
 export interface ModelSettings {
   /** constraint stabilization (default { method: 'projection' }) */
