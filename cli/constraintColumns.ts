@@ -79,13 +79,3 @@ export class ConstraintColumns {
     return out;
   }
 }
-
-/** the largest |g| over the hard constraint rows at the simulation's state, and its constraint; null without hard rows */
-export function largestViolation(sim: Simulation): { value: number; constraint: string } | null {
-  const model = sim.model, cs = sim.ws.cs;
-  if (model.nRows === 0) return null;
-  const g = new Float64Array(model.nRows);
-  cs.violation(sim.ws.fs.bind(sim.state.q, sim.state.u), g);
-  const i = cs.worstHardRow(g);
-  return i < 0 ? null : { value: Math.abs(g[i]!), constraint: model.constraints[cs.rowOwner(i).constraint]!.name };
-}

@@ -14,7 +14,7 @@ import { ModelError, DivergenceError } from '../src/model/errors.js';
 import { INTEGRATORS, type IntegratorName } from '../src/integrators/names.js';
 import { resolveStabilization, type Model, type Stabilization } from '../src/model/model.js';
 import { PROJECTION_TOL, PROJECTION_VEL_TOL } from '../src/integrators/stabilize.js';
-import { ConstraintColumns, parseOutputs, largestViolation, type OutputGroup } from './constraintColumns.js';
+import { ConstraintColumns, parseOutputs, type OutputGroup } from './constraintColumns.js';
 
 export interface CliIo {
   /** writes to standard output */
@@ -284,7 +284,7 @@ function summary(s: { label: string; model: Model; sim: Simulation; steps: numbe
   if (d.inertiaWarnings > 0) lines.push(`inertia check   ${d.inertiaWarnings} warnings; last: ${oneLine(d.lastInertia ?? '')}`);
   // joints: the largest violation of a hard row at the end and over the run (m for translations and distances, rad for rotations)
   if (model.constraints.length) {
-    const v = largestViolation(sim);
+    const v = sim.largestViolation();
     lines.push(v ? `constraints     largest violation at the end ${v.value.toExponential(2)} (m or rad), joint "${v.constraint}"` : 'constraints     every row is compliant');
     // the worst end-of-step violation over the run: a joint can tear apart and close again
     const w = d.worstViolation;

@@ -129,13 +129,23 @@ export class Simulation {
   private trackViolation(): void {
     const cs = this.ws.cs;
     if (!cs.hasHardRows) return;
-    let g = cs.g;
-    if (this.model.settings.stabilization.method !== 'projection') {
-      cs.violation(this.ws.fs.bind(this.state.q, this.state.u), this.gEnd);
-      g = this.gEnd;
-    }
+    const g = this.model.settings.stabilization.method === 'projection' ? cs.g : this.violationNow();
     const i = cs.worstHardRow(g);
     if (i >= 0 && Math.abs(g[i]!) > this.worstValue) { this.worstValue = Math.abs(g[i]!); this.worstStep = this.state.step; this.worstRow = i; }
+  }
+
+  /** (m) g at the current state, evaluated into a buffer of its own (the constraint stage's g is left alone) */
+  private violationNow(): Float64Array {
+    this.ws.cs.violation(this.ws.fs.bind(this.state.q, this.state.u), this.gEnd);
+    return this.gEnd;
+  }
+
+  /** the largest |g| over the hard rows at the current state (m or rad), and its constraint; null without hard rows */
+  largestViolation(): { value: number; constraint: string } | null {
+    const cs = this.ws.cs;
+    if (!cs.hasHardRows) return null;
+    const g = this.violationNow(), i = cs.worstHardRow(g);
+    return i < 0 ? null : { value: Math.abs(g[i]!), constraint: this.model.constraints[cs.rowOwner(i).constraint]!.name };
   }
 
   private warnedProjection = false;

@@ -20,20 +20,21 @@ function put3(out: Mat6, bi: number, bj: number, a: Mat3, s: number): void {
 }
 
 /** scratch for the spatial-inertia helpers (one per caller; no module-level state) */
-export interface SpatialScratch { C: Mat3; T: Mat3; U: Mat3; Ji: Mat3; L: Mat3; m: Float64Array }
+export interface SpatialScratch { C: Mat3; T: Mat3; U: Mat3; Ji: Mat3; L: Mat3; m: Float64Array; rowMajor6: Int32Array }
 export function spatialScratch(): SpatialScratch {
-  return { C: new Float64Array(9), T: new Float64Array(9), U: new Float64Array(9), Ji: new Float64Array(9), L: new Float64Array(9), m: new Float64Array(1) };
+  return {
+    C: new Float64Array(9), T: new Float64Array(9), U: new Float64Array(9), Ji: new Float64Array(9), L: new Float64Array(9), m: new Float64Array(1),
+    // column starts of a row-major 6×6 (entry (r, k) at k + 6r), for spatialInertiaInto
+    rowMajor6: Int32Array.of(0, 1, 2, 3, 4, 5),
+  };
 }
 
 /** out = M, the 6×6 spatial inertia about the frame origin (000 §0.1) */
 export function spatialInertia(out: Mat6, m: number, c: Vec3, J: Mat3, s: SpatialScratch): Mat6 {
   s.m[0] = m;
-  spatialInertiaInto(out, ROW_MAJOR_6, 0, 6, s.m, 0, c, 0, J, 0);
+  spatialInertiaInto(out, s.rowMajor6, 0, 6, s.m, 0, c, 0, J, 0);
   return out;
 }
-
-/** column starts of a row-major 6×6 (entry (r, k) at k + 6r) */
-const ROW_MAJOR_6: Int32Array = Int32Array.of(0, 1, 2, 3, 4, 5);
 
 /**
  * The spatial inertia of body i written as entry (r, k) ↦ out[colBase[cb + k] + r·rowStride]

@@ -186,6 +186,23 @@ describe('worst joint separation over the run (diagnostics)', () => {
   it('starts empty', () => {
     expect(pendulum({ method: 'spook' }).diagnostics.worstViolation).toEqual({ value: 0, step: -1, constraint: null });
   });
+
+  it('largestViolation gives the violation of the current state, with its constraint, and none without hard rows', () => {
+    const sim = pendulum({ method: 'spook' }, 1.01);
+    expect(sim.largestViolation()).toEqual({ value: Math.abs(lengthError(sim)), constraint: 'rod' });
+    sim.steps(20);
+    const v = sim.largestViolation()!;
+    expect(Math.abs(v.value - Math.abs(lengthError(sim)))).toBeLessThan(1e-15);
+    // the constraint stage's own g is not touched by it
+    const g = sim.ws.cs.g.slice();
+    sim.largestViolation();
+    expect(Array.from(sim.ws.cs.g)).toEqual(Array.from(g));
+    // a compliant rod has no hard row
+    const b = new ModelBuilder();
+    b.addParticle({ name: 'bob', mass: 1, position: [1, 0, 0] });
+    b.addConstraint(new DistanceConstraint('spring', b.worldPoint([0, 0, 0]), b.point('bob'), b.initialQ(), { length: 1, compliance: 1e-3 }));
+    expect(new Simulation(b.build()).largestViolation()).toBeNull();
+  });
 });
 
 describe('coordinate singularities', () => {
