@@ -140,13 +140,21 @@ function chain100Stabilized(method: 'spook' | 'baumgarte') {
   return { method, msPerStep: median(times), worstSeparation: w.value, worstAtStep: w.step, divergedAt };
 }
 
-/** ms/step of an n-link ball-joint chain (median of `steps` steps after 30 warm-up steps: the first steps of a fresh simulation run slower while V8 specializes its code, which made the 100-link median 1.24 against 0.86 ms over a whole run) */
-function chainScaling(n: number, steps: number): { links: number; msPerStep: number } {
-  const sim = new Simulation(chainOfBodies(n, { integrator: 'implicit-euler' }));
-  sim.steps(30);
+/**
+ * ms/step of an n-link ball-joint chain: the median of steps 30 … 30 + steps of `repeats` fresh
+ * simulations, all pooled (the first steps of a fresh simulation run slower while V8 specializes
+ * its code, which made the 100-link median 1.24 against 0.86 ms over a whole run). One window of
+ * 20 steps of the 100-link chain (8 ms of timing) was not enough: in the same process it gave
+ * 0.39 to 0.66 ms, so the short chains are measured over several simulations.
+ */
+function chainScaling(n: number, steps: number, repeats: number): { links: number; msPerStep: number; steps: number } {
   const times: number[] = [];
-  for (let i = 0; i < steps; i++) { const t = performance.now(); sim.step(); times.push(performance.now() - t); }
-  return { links: n, msPerStep: median(times) };
+  for (let r = 0; r < repeats; r++) {
+    const sim = new Simulation(chainOfBodies(n, { integrator: 'implicit-euler' }));
+    sim.steps(30);
+    for (let i = 0; i < steps; i++) { const t = performance.now(); sim.step(); times.push(performance.now() - t); }
+  }
+  return { links: n, msPerStep: median(times), steps: times.length };
 }
 
 async function main(): Promise<void> {
@@ -167,8 +175,8 @@ async function main(): Promise<void> {
     return r;
   });
   const scaling = (quick ? [100, 1000] : [100, 1000, 10000]).map((n) => {
-    const r = chainScaling(n, n >= 10000 ? 5 : 20);
-    log(`chain of ${n} links: ${r.msPerStep.toFixed(3)} ms/step (median)`);
+    const r = chainScaling(n, n >= 10000 ? 5 : 20, quick ? 1 : n >= 10000 ? 2 : n >= 1000 ? 5 : 25);
+    log(`chain of ${n} links: ${r.msPerStep.toFixed(3)} ms/step (median of ${r.steps} steps)`);
     return r;
   });
   const chainExponent = fitExponent(scaling.map((c) => c.links), scaling.map((c) => c.msPerStep));
