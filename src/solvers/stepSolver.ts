@@ -126,6 +126,8 @@ export class StepSolver {
   private skewAt: Int32Array = new Int32Array(0);       // (nnz capacity) entries where A ≠ S
   private skewVal: Float64Array = new Float64Array(0);  // (nnz capacity) A − S there
   private nSkew = 0;
+  private rowPivots: Int32Array = new Int32Array(0);  // (m) see smallPivots
+  private pivotsFrom = -1;
   private readonly combined = new Float64Array(2);  // skew and scale from `combine`
   /** max |A − Aᵀ| of the last factored matrix (0 for a symmetric one) */
   skew = 0;
@@ -174,6 +176,7 @@ export class StepSolver {
     this.symbolic = new LdltSymbolic(layout.n, layout.colPtr, layout.rowIdx, delayed ? { ordering, delayed } : { ordering });
     this.numeric = new SupernodalLdlt(new SupernodalSymbolic(this.symbolic));
     this.signature = layout.signature;
+    this.pivotsFrom = -1;
     // the pattern alone (the values are the factorization's)
     this.pattern = { n: layout.n, colPtr: layout.colPtr, rowIdx: layout.rowIdx, values: new Float64Array(0) };
     this.tmap = cscTransposeMap(this.pattern);
@@ -201,9 +204,18 @@ export class StepSolver {
     const num = this.numeric, sym = this.symbolic;
     if (!num || !sym) return 0;
     const end = this.failedAt >= 0 ? sym.pinv[this.failedAt]! : sym.n;
+    // the permuted positions k of the indices ≥ from, ascending (made once per analysis and `from`)
+    if (this.pivotsFrom !== from) {
+      const ks: number[] = [];
+      for (let k = 0; k < sym.n; k++) if (sym.perm[k]! >= from) ks.push(k);
+      this.rowPivots = Int32Array.from(ks);
+      this.pivotsFrom = from;
+    }
+    const P = this.rowPivots;
     let c = 0, lo = Infinity, hi = 0;
-    for (let k = 0; k < end; k++) {
-      if (sym.perm[k]! < from) continue;
+    for (let t = 0; t < P.length; t++) {
+      const k = P[t]!;
+      if (k >= end) break;
       const d = Number.isFinite(num.D[k]!) ? Math.abs(num.D[k]!) : 0;
       scratch[c++] = d;
       if (d < lo) lo = d;
@@ -214,9 +226,10 @@ export class StepSolver {
     // the median is not needed (the usual case: every factorization of a well-posed model)
     if (lo > tol * hi && this.failedAt < 0) return -1;
     const median = quickselect(scratch, c, c >> 1);
-    for (let k = 0; k < end; k++) {
-      const i = sym.perm[k]!;
-      if (i >= from && !(Math.abs(num.D[k]!) > tol * median)) out.push(i);
+    for (let t = 0; t < P.length; t++) {
+      const k = P[t]!;
+      if (k >= end) break;
+      if (!(Math.abs(num.D[k]!) > tol * median)) out.push(sym.perm[k]!);
     }
     return median;
   }
