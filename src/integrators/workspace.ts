@@ -331,14 +331,15 @@ export class Workspace {
    */
   constraintsAtMidpoint(q: Float64Array, u: Float64Array, h: number, scheme: 'second' | 'half'): void {
     if (this.model.nRows === 0) return;
-    // g at q_k for the compliant and stabilization terms, then everything else at the midpoint
-    this.cs.violation(this.fs.bind(q, u), this.cs.gK);
+    // g at q_k for the compliant rows' and Baumgarte's or SPOOK's targets (hard rows under the
+    // projection do not read it), then everything else at the midpoint. The kinematics are left
+    // at the midpoint: every later evaluation binds its own positions first.
+    if (this.cs.hasCompliantRows || this.model.settings.stabilization.method !== 'projection') this.cs.violation(this.fs.bind(q, u), this.cs.gK);
     this.qMid.set(q);
     this.advance(this.qMid, u, 0.5 * h);
     const ctx = this.fs.bind(this.qMid, u);
     this.cs.evaluate(ctx, this.Gm, scheme === 'half', null);
     this.cs.rows(this.Gm, h, this.regularization, scheme, this.cs.gK);
-    this.fs.bind(q, u);
   }
 
   /**
