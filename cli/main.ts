@@ -340,5 +340,5 @@ function stabilizationText(given: Stabilization): string {
   const s = resolveStabilization(given);
   if (s.method === 'baumgarte') return `baumgarte (alpha ${fmt(s.alpha)} 1/s, beta ${fmt(s.beta)} 1/s²)`;
   if (s.method === 'spook') return `spook (relaxation ${fmt(s.relaxation)} steps, compliance ${fmt(s.compliance)})`;
-  return 'projection';
+  return s.velocityMetric === 'mass' ? 'projection (velocities mass-weighted)' : 'projection';
 }

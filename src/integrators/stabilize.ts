@@ -13,8 +13,9 @@
  * factorization until |G u| ≤ 1e-13, refactored at the final configuration when an iteration
  * gains less than a factor 10.
  * Metric: both projections weight by the factored matrix, M plus the curvature below, so they
- * are the mass-weighted ones of §0.5 only where the curvature is zero (measured consequences,
- * and the cost of an exactly mass-weighted P_v: docs/constraints.md, stabilization).
+ * are the mass-weighted ones of §0.5 only where the curvature is zero (measured consequences:
+ * docs/constraints.md, stabilization). The model's `velocityMetric: 'mass'` makes the velocity
+ * projection P_v of §0.5 exactly, by one more factorization (M(q⁺) and G(q⁺), no curvature).
  * Compliant rows are left alone (they are springs). Used when the model's stabilization method
  * is 'projection' (the default).
  *
@@ -150,8 +151,10 @@ export class Projection {
     if (e > PROJECTION_TOL) this.fail('position');
     // velocities at the final configuration: ġ = G(q⁺) u = 0 on the hard rows, by chord
     // iterations on the factorization above (G(q⁺) differs from its G by the small correction);
-    // a factorization made at this configuration already holds G(q⁺) and G u
-    if (it > 0 && !fresh) cs.evaluate(ws.fs.bind(q, u), ws.Gm, true, null, false);
+    // a factorization made at this configuration already holds G(q⁺) and G u. With the 'mass'
+    // metric, P_v of §0.5 exactly: a factorization of M(q⁺) and G(q⁺), no curvature
+    if (cs.stabilization.velocityMetric === 'mass') { this.factor(q, u, false); fresh = true; }
+    else if (it > 0 && !fresh) cs.evaluate(ws.fs.bind(q, u), ws.Gm, true, null, false);
     let evPrev = Infinity;
     for (let k = 0; ; k++) {
       const ev = cs.maxHardAbs(cs.Gu);
@@ -179,13 +182,13 @@ export class Projection {
   /** the multipliers the next step starts from ← src[o …] */
   loadMultipliers(src: Float64Array, o: number): void { this.mu.set(src.subarray(o, o + this.mu.length)); }
 
-  /** assembles and factors [[M + curvature, Gᵀ], [G, −R]] at (q, u) (G u too, for the velocity projection) */
-  private factor(q: Float64Array, u: Float64Array): void {
+  /** assembles and factors [[M + curvature, Gᵀ], [G, −R]] at (q, u) (G u too, for the velocity projection); M alone without `curvature` */
+  private factor(q: Float64Array, u: Float64Array, curvature = true): void {
     const ws = this.ws, ctx = ws.fs.bind(q, u), cons = ws.model.constraints, rowStart = ws.model.rowStart;
     ws.mass(q);
     // each body's curvature, summed over its joints, then added to its rotational block of M in
     // one pass (adding each joint's term to M directly cost twice as much on long chains)
-    if (this.curved.length > 0) {
+    if (curvature && this.curved.length > 0) {
       const C = this.curvature, M = ws.M;
       C.fill(0);
       for (let k = 0; k < this.curved.length; k++) {

@@ -39,10 +39,10 @@ export function addJoints(b: ModelBuilder, joints: readonly JointJson[], label: 
 /** the settings' stabilization from the file's (parameters only with their method) */
 export function stabilization(s: StabilizationJson | undefined): Stabilization {
   if (!s) return { ...DEFAULT_SETTINGS.stabilization };
-  const own: Record<Stabilization['method'], readonly string[]> = { projection: [], baumgarte: ['alpha', 'beta'], spook: ['relaxation', 'compliance'] };
-  for (const key of ['alpha', 'beta', 'relaxation', 'compliance'] as const) {
+  const own: Record<Stabilization['method'], readonly string[]> = { projection: ['velocityMetric'], baumgarte: ['alpha', 'beta'], spook: ['relaxation', 'compliance'] };
+  for (const key of ['alpha', 'beta', 'relaxation', 'compliance', 'velocityMetric'] as const) {
     if (s[key] !== undefined && !own[s.method].includes(key)) {
-      const owner = own.baumgarte.includes(key) ? 'baumgarte' : 'spook';
+      const owner = (Object.keys(own) as Stabilization['method'][]).find((m) => own[m].includes(key))!;
       throw new ModelError(`stabilization.${key}`, `applies to method "${owner}", not "${s.method}"`);
     }
   }
@@ -51,6 +51,7 @@ export function stabilization(s: StabilizationJson | undefined): Stabilization {
   if (s.beta !== undefined) out.beta = s.beta;
   if (s.relaxation !== undefined) out.relaxation = s.relaxation;
   if (s.compliance !== undefined) out.compliance = s.compliance;
+  if (s.velocityMetric !== undefined) out.velocityMetric = s.velocityMetric;
   return out;
 }
 

@@ -199,6 +199,7 @@ export const StabilizationSchema = doc(z.strictObject({
   beta: nonNegative(`Baumgarte β, 1/s² (default ${SD.beta}); baumgarte only`).optional(),
   relaxation: positive(`SPOOK relaxation d, steps (default ${SD.relaxation}); spook only`).optional(),
   compliance: nonNegative(`SPOOK compliance ε of hard rows, m/N or rad/(N·m) (default ${SD.compliance}); spook only`).optional(),
+  velocityMetric: doc(z.enum(['projection', 'mass']), `the metric of the velocity projection: the position projection's (M plus the joints' curvature) or M alone, as 000 §0.5 (default "${SD.velocityMetric}"); projection only`).optional(),
 }), 'constraint stabilization (default: projection)', 'Stabilization');
 
 export const ModelFileSchema = doc(z.strictObject({

@@ -53,8 +53,9 @@ export interface Marker {
 /**
  * How hard bilateral constraints are kept on their manifold (docs/constraints.md):
  * - 'projection' (default): velocity rows G u⁺ = 0 (first-order schemes, G at q_k) or
- *   G_mid u⁺ = −(h/2)κ (second-order schemes, G at the midpoint), then a post-step mass-weighted
- *   projection of positions and velocities onto the constraints (000 §0.5-0.6);
+ *   G_mid u⁺ = −(h/2)κ (second-order schemes, G at the midpoint), then a post-step projection of
+ *   positions and velocities onto the constraints (000 §0.5-0.6), weighted by M plus the joints'
+ *   curvature, or for velocities by M alone (`velocityMetric`);
  * - 'baumgarte': g̈ + α ġ + β g = 0 at the velocity level (004), no projection;
  * - 'spook': the regularized, stabilized rows of 001 eq. 23 with relaxation d steps, no projection.
  */
@@ -68,10 +69,16 @@ export interface Stabilization {
   relaxation?: number;
   /** SPOOK compliance ε of hard rows, default 1e-10 (m/N or rad/(N·m)) */
   compliance?: number;
+  /**
+   * projection only: the metric of the velocity projection. 'projection' (default): the
+   * position projection's last factorization, M plus the joints' curvature, iterated to
+   * G(q⁺)u = 0; 'mass': P_v of 000 §0.5 exactly, M(q⁺) alone, at one more factorization per step
+   */
+  velocityMetric?: 'projection' | 'mass';
 }
 
-/** the defaults of the Baumgarte and SPOOK parameters (see Stabilization) */
-export const STABILIZATION_DEFAULTS = Object.freeze({ alpha: 40, beta: 400, relaxation: 4, compliance: 1e-10 });
+/** the defaults of the projection's, Baumgarte's and SPOOK's parameters (see Stabilization) */
+export const STABILIZATION_DEFAULTS = Object.freeze({ alpha: 40, beta: 400, relaxation: 4, compliance: 1e-10, velocityMetric: 'projection' as const });
 
 /** a Stabilization with every parameter given */
 export type ResolvedStabilization = Readonly<Required<Stabilization>>;
@@ -79,7 +86,10 @@ export type ResolvedStabilization = Readonly<Required<Stabilization>>;
 /** the parameters of `s`, the defaults filled in where it gives none */
 export function resolveStabilization(s: Stabilization): ResolvedStabilization {
   const d = STABILIZATION_DEFAULTS;
-  return Object.freeze({ method: s.method, alpha: s.alpha ?? d.alpha, beta: s.beta ?? d.beta, relaxation: s.relaxation ?? d.relaxation, compliance: s.compliance ?? d.compliance });
+  return Object.freeze({
+    method: s.method, alpha: s.alpha ?? d.alpha, beta: s.beta ?? d.beta, relaxation: s.relaxation ?? d.relaxation, compliance: s.compliance ?? d.compliance,
+    velocityMetric: s.velocityMetric ?? d.velocityMetric,
+  });
 }
 
 /** the parameters object of a model, with documented defaults */

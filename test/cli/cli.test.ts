@@ -224,6 +224,9 @@ describe('vinculum validate, info, schema', () => {
     for (const s of ['joints          1 (5 constraint rows)', '  hinge "h": world – bar, 5 rows', 'stabilization   spook (relaxation 3 steps, compliance 1e-10)']) {
       expect(g.out()).toContain(s);
     }
+    const v = fake({ 'v.json': JSON.stringify({ ...model, stabilization: { method: 'projection', velocityMetric: 'mass' } }) });
+    expect(await runCli(['info', 'v.json'], v.io)).toBe(0);
+    expect(v.out()).toContain('stabilization   projection (velocities mass-weighted)\n');
   });
 
   it('info describes the model', async () => {

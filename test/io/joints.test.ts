@@ -131,6 +131,8 @@ describe('stabilization', () => {
       { method: 'baumgarte', alpha: 20, beta: 100 },
       { method: 'spook', relaxation: 3 },
       { method: 'spook', relaxation: 5, compliance: 1e-8 },
+      { method: 'projection', velocityMetric: 'mass' },
+      { method: 'projection', velocityMetric: 'projection' },
     ];
     for (const s of cases) expect(load({ stabilization: s }).settings.stabilization).toEqual(s);
   });
@@ -139,6 +141,8 @@ describe('stabilization', () => {
     expect(errorFor({ stabilization: { method: 'spook', alpha: 10 } })).toBe('stabilization.alpha: applies to method "baumgarte", not "spook"');
     expect(errorFor({ stabilization: { relaxation: 4 } })).toBe('stabilization.relaxation: applies to method "spook", not "projection"');
     expect(errorFor({ stabilization: { method: 'baumgarte', compliance: 1 } })).toBe('stabilization.compliance: applies to method "spook", not "baumgarte"');
+    expect(errorFor({ stabilization: { method: 'spook', velocityMetric: 'mass' } })).toBe('stabilization.velocityMetric: applies to method "projection", not "spook"');
+    expect(errorFor({ stabilization: { velocityMetric: 'kinetic' } })).toMatch(/^stabilization\.velocityMetric: /);
     expect(errorFor({ stabilization: { method: 'lagrange' } })).toBe('stabilization.method: expected "projection", "baumgarte" or "spook", got "lagrange"');
     expect(errorFor({ stabilization: { method: 'spook', relaxation: 0 } })).toBe('stabilization.relaxation: must be positive (got 0)');
     expect(errorFor({ stabilization: { method: 'baumgarte', beta: -1 } })).toBe('stabilization.beta: must be non-negative (got -1)');
