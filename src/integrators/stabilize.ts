@@ -70,6 +70,8 @@ export class Projection {
   private readonly inertiaTrace: Float64Array;
   /** (9 · component blocks) each body's curvature term, 3×3 row-major, summed over its joints */
   private readonly curvature: Float64Array;
+  /** the last factorization had curvature terms (some joint supplies them; their values may still be zero) */
+  private curvatureAdded = false;
   /** projections that stopped above the tolerance (the simulation's diagnostics): position and velocity projections, one count each */
   unconverged = 0;
   /** which projection stopped above its tolerance first (the simulation's warning names it) */
@@ -153,8 +155,11 @@ export class Projection {
     // iterations on the factorization above (G(q⁺) differs from its G by the small correction);
     // a factorization made at this configuration already holds G(q⁺) and G u. With the 'mass'
     // metric, P_v of §0.5 exactly: a factorization of M(q⁺) and G(q⁺), no curvature
-    if (cs.stabilization.velocityMetric === 'mass') { this.factor(q, u, false); fresh = true; }
-    else if (it > 0 && !fresh) cs.evaluate(ws.fs.bind(q, u), ws.Gm, true, null, false);
+    if (cs.stabilization.velocityMetric === 'mass') {
+      // a factorization made here without any curvature already is that one
+      if (!fresh || this.curvatureAdded) this.factor(q, u, false);
+      fresh = true;
+    } else if (it > 0 && !fresh) cs.evaluate(ws.fs.bind(q, u), ws.Gm, true, null, false);
     let evPrev = Infinity;
     for (let k = 0; ; k++) {
       const ev = cs.maxHardAbs(cs.Gu);
@@ -186,9 +191,10 @@ export class Projection {
   private factor(q: Float64Array, u: Float64Array, curvature = true): void {
     const ws = this.ws, ctx = ws.fs.bind(q, u), cons = ws.model.constraints, rowStart = ws.model.rowStart;
     ws.mass(q);
+    this.curvatureAdded = curvature && this.curved.length > 0;
     // each body's curvature, summed over its joints, then added to its rotational block of M in
     // one pass (adding each joint's term to M directly cost twice as much on long chains)
-    if (curvature && this.curved.length > 0) {
+    if (this.curvatureAdded) {
       const C = this.curvature, M = ws.M;
       C.fill(0);
       for (let k = 0; k < this.curved.length; k++) {

@@ -5,8 +5,11 @@
  * projection's metric (M plus the joints' curvature), which satisfies G u = 0 as well but is a
  * different projection wherever the curvature is not zero.
  */
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, vi } from 'vitest';
 import { Simulation } from '../../src/simulation.js';
+import { ModelBuilder } from '../../src/model/builder.js';
+import { DistanceConstraint } from '../../src/constraints/distance.js';
+import { SupernodalLdlt } from '../../src/math/sparse/supernodal.js';
 import { Projection } from '../../src/integrators/stabilize.js';
 import { chainOfBodies } from '../../examples/scenes.js';
 import { cscToDense } from '../../src/math/sparse/csc.js';
@@ -70,5 +73,34 @@ describe('velocity projection metric', () => {
     const u = project(make('projection'));
     expect(maxAbs(Gdot(u))).toBeLessThan(1e-12);
     expect(maxAbsDiff(u, want)).toBeGreaterThan(1e-4 * maxAbs(u0));
+  });
+
+  it('needs no factorization of its own where the last one was made at the final positions without curvature', () => {
+    // particles on distance constraints (no curvature), positions on the constraints: the
+    // projection factors once at q, moves nothing, and that factorization is P_v's
+    const rope = (velocityMetric: 'projection' | 'mass') => {
+      const b = new ModelBuilder();
+      b.settings.stabilization = { method: 'projection', velocityMetric };
+      for (let i = 0; i < 6; i++) b.addParticle({ name: `p${i}`, mass: 0.1 + 0.05 * i, position: [0.2 * (i + 1), 0, 0] });
+      const q0 = b.initialQ();
+      b.addConstraint(new DistanceConstraint('d0', b.worldPoint([0, 0, 0]), b.point('p0'), q0));
+      for (let i = 1; i < 6; i++) b.addConstraint(new DistanceConstraint(`d${i}`, b.point(`p${i - 1}`), b.point(`p${i}`), q0));
+      return new Simulation(b.build(), { integrator: 'implicit-euler', step: 1 / 120 });
+    };
+    const r2 = rng(3), v0 = Float64Array.from({ length: 18 }, () => r2() - 0.5);
+    const results = (['projection', 'mass'] as const).map((metric) => {
+      const sim = rope(metric), p = new Projection(sim.ws), q = sim.state.q.slice(), u = v0.slice();
+      const spy = vi.spyOn(SupernodalLdlt.prototype, 'factor');
+      p.run(q, u);
+      const calls = spy.mock.calls.length;
+      spy.mockRestore();
+      return { calls, u };
+    });
+    expect(results.map((r) => r.calls)).toEqual([1, 1]);
+    expect(Array.from(results[1]!.u)).toEqual(Array.from(results[0]!.u));
+    // and that is a projection: the rows' rates vanish
+    const sim = rope('mass'), cs = sim.ws.cs;
+    sim.ws.constraints(sim.state.q, results[1]!.u, 0.01, 'velocity');
+    expect(cs.maxHardAbs(cs.Gu)).toBeLessThan(1e-13);
   });
 });
