@@ -129,7 +129,7 @@ export class Simulation {
   private trackViolation(): void {
     const cs = this.ws.cs;
     if (!cs.hasHardRows) return;
-    const g = this.model.settings.stabilization.method === 'projection' ? cs.g : this.violationNow();
+    const g = cs.stabilization.method === 'projection' ? cs.g : this.violationNow();
     const i = cs.worstHardRow(g);
     if (i >= 0 && Math.abs(g[i]!) > this.worstValue) { this.worstValue = Math.abs(g[i]!); this.worstStep = this.state.step; this.worstRow = i; }
   }

@@ -97,7 +97,7 @@ export class Projection {
   /** projects (q, u) onto the hard constraints in place */
   run(q: Float64Array, u: Float64Array): void {
     const ws = this.ws, cs = ws.cs, model = ws.model, n = model.nSolve, m = model.nRows;
-    if (m === 0 || !cs.hasHardRows || model.settings.stabilization.method !== 'projection') return;
+    if (m === 0 || !cs.hasHardRows || cs.stabilization.method !== 'projection') return;
     const { rhs, x } = this;
     // the multipliers: the previous step's are the estimate for the first factorization's curvature
     const mu = this.muPrev;

@@ -274,19 +274,19 @@ export class Workspace {
     let b = 0;
     while (b + 1 < m.blockComponent.length && m.blockStart[b + 1]! <= at) b++;
     const c = m.components[m.blockComponent[b]!]!;
-    const finite = this.solver.factoredValues.every(Number.isFinite);
+    const finite = this.stepMatrix().every(Number.isFinite);
     throw new NonFiniteError(`${c.kind} "${c.name}"`, finite ? 'the step matrix is singular at this component' : 'its stiffness or damping became non-finite');
   }
 
   /** throws a NonFiniteError for the first component whose force or step-matrix column is not finite */
   private reportNonFinite(rhs: Float64Array): never {
-    const m = this.model, L = this.fs.layout, S = this.solver.factoredValues;
+    const m = this.model, L = this.fs.layout, A = this.stepMatrix();
     for (let b = 0; b < m.blockComponent.length; b++) {
       const c = m.components[m.blockComponent[b]!]!;
       for (let k = m.blockStart[b]!; k < m.blockStart[b + 1]!; k++) {
         if (!Number.isFinite(rhs[k])) throw new NonFiniteError(`${c.kind} "${c.name}"`, 'its force became non-finite');
         for (let p = L.colPtr[k]!; p < L.colPtr[k + 1]!; p++) {
-          if (!Number.isFinite(S[p])) throw new NonFiniteError(`${c.kind} "${c.name}"`, 'its stiffness or damping became non-finite');
+          if (!Number.isFinite(A[p])) throw new NonFiniteError(`${c.kind} "${c.name}"`, 'its stiffness or damping became non-finite');
         }
       }
     }
@@ -315,7 +315,7 @@ export class Workspace {
     if (this.model.nRows === 0) return;
     const ctx = this.fs.bind(q, u);
     // κ enters the velocity-level rows under Baumgarte only (the 'first' targets of the other methods have none)
-    const bias = level === 'acceleration' || this.model.settings.stabilization.method === 'baumgarte';
+    const bias = level === 'acceleration' || this.cs.stabilization.method === 'baumgarte';
     this.cs.evaluate(ctx, this.Gm, level === 'acceleration', fc, bias);
     // first-order velocity steps take G u⁺ = 0 (no derivative term): measured on the falling
     // 100-link chain, the extrapolation −hκ from q_k fed energy into the whip until it diverged
@@ -334,7 +334,7 @@ export class Workspace {
     // g at q_k for the compliant rows' and Baumgarte's or SPOOK's targets (hard rows under the
     // projection do not read it), then everything else at the midpoint. The kinematics are left
     // at the midpoint: every later evaluation binds its own positions first.
-    if (this.cs.hasCompliantRows || this.model.settings.stabilization.method !== 'projection') this.cs.violation(this.fs.bind(q, u), this.cs.gK);
+    if (this.cs.hasCompliantRows || this.cs.stabilization.method !== 'projection') this.cs.violation(this.fs.bind(q, u), this.cs.gK);
     this.qMid.set(q);
     this.advance(this.qMid, u, 0.5 * h);
     const ctx = this.fs.bind(this.qMid, u);

@@ -176,7 +176,7 @@ export class StepSolver {
     this.symbolic = new LdltSymbolic(layout.n, layout.colPtr, layout.rowIdx, delayed ? { ordering, delayed } : { ordering });
     this.numeric = new SupernodalLdlt(new SupernodalSymbolic(this.symbolic));
     this.signature = layout.signature;
-    this.pivotsFrom = -1;
+    this.listRowPivots(nPositive);
     // the pattern alone (the values are the factorization's)
     this.pattern = { n: layout.n, colPtr: layout.colPtr, rowIdx: layout.rowIdx, values: new Float64Array(0) };
     this.tmap = cscTransposeMap(this.pattern);
@@ -189,6 +189,14 @@ export class StepSolver {
     this.r = new Float64Array(layout.n);
     this.dx = new Float64Array(layout.n);
     this.gmres = new Gmres(layout.n, Math.min(30, Math.max(1, layout.n)));
+  }
+
+  /** rowPivots ← the permuted positions of the original indices ≥ from, ascending */
+  private listRowPivots(from: number): void {
+    const sym = this.symbolic!, ks: number[] = [];
+    for (let k = 0; k < sym.n; k++) if (sym.perm[k]! >= from) ks.push(k);
+    this.rowPivots = Int32Array.from(ks);
+    this.pivotsFrom = from;
   }
 
   /**
@@ -204,13 +212,8 @@ export class StepSolver {
     const num = this.numeric, sym = this.symbolic;
     if (!num || !sym) return 0;
     const end = this.failedAt >= 0 ? sym.pinv[this.failedAt]! : sym.n;
-    // the permuted positions k of the indices ≥ from, ascending (made once per analysis and `from`)
-    if (this.pivotsFrom !== from) {
-      const ks: number[] = [];
-      for (let k = 0; k < sym.n; k++) if (sym.perm[k]! >= from) ks.push(k);
-      this.rowPivots = Int32Array.from(ks);
-      this.pivotsFrom = from;
-    }
+    // the permuted positions k of the indices ≥ from, ascending (listed by the analysis for its own `from`)
+    if (this.pivotsFrom !== from) this.listRowPivots(from);
     const P = this.rowPivots;
     let c = 0, lo = Infinity, hi = 0;
     for (let t = 0; t < P.length; t++) {

@@ -12,7 +12,7 @@ import { ModelBuilder } from '../../src/model/builder.js';
 import { Workspace } from '../../src/integrators/workspace.js';
 import { PathSpring } from '../../src/forces/pathSpring.js';
 import { LinearMaterial } from '../../src/forces/materials.js';
-import { cscToDense } from '../../src/math/sparse/csc.js';
+import { cscToDense, cscTransposeMap } from '../../src/math/sparse/csc.js';
 import { luDense, luSolveDense } from '../../src/math/dense.js';
 import { rng } from '../helpers/fd.js';
 import { chainOfBodies } from '../../examples/scenes.js';
@@ -128,11 +128,19 @@ describe('non-symmetric step matrices', () => {
     const head = new Uint8Array(ws.fs.layout.nnz), L = ws.fs.layout;
     for (let j = 0; j < n; j++) for (let p = L.colPtr[j]!; p < ws.fs.split[j]!; p++) head[p] = 1;
     expect(Array.from(head)).toEqual(Array.from(inEntries));
-    // A = (M + G) − hD − h²K (M and G share one matrix) by hand, against the combined pass; then a solve against dense LU
+    // A = (M + G) − hD − h²K (M and G share one matrix) by hand, against stepMatrix; the values the
+    // combined pass factored are A's symmetric part (to rounding: it forms P − (a₀D + a₁K)'s mean
+    // in another order); then a solve against dense LU (which checks the skew entries it keeps)
     ws.factor(h, h * h);
     const A = ws.fs.layout.nnz, want = new Float64Array(A);
     for (let k = 0; k < A; k++) want[k] = ws.M.values[k]! - h * ws.fs.D.values[k]! - h * h * ws.fs.K.values[k]!;
     expect(Array.from(ws.stepMatrix())).toEqual(Array.from(want));
+    const tmap = cscTransposeMap({ ...ws.fs.layout, values: want }), S = ws.solver.factoredValues;
+    const big = want.reduce((a, v) => Math.max(a, Math.abs(v)), 0);
+    let symErr = 0;
+    for (let k = 0; k < A; k++) symErr = Math.max(symErr, Math.abs(S[k]! - 0.5 * (want[k]! + want[tmap[k]!]!)));
+    expect(symErr).toBeLessThanOrEqual(4 * Number.EPSILON * big);
+    expect(ws.solver.skew).toBeGreaterThan(0);
     const N = model.nKkt, Ad = cscToDense({ ...ws.fs.layout, values: ws.stepMatrix() });
     const rhs = Float64Array.from({ length: N }, (_, i) => Math.cos(i));
     const x = new Float64Array(N);
