@@ -153,9 +153,8 @@ export class Joint implements BilateralConstraint {
     // frames (unit quaternions, finite positions)
     this.fa = new JointFrame(bodyA);
     this.fb = new JointFrame(bodyB);
-    this.k = new JointKinematics(this.fa, this.fb);
     // orientations beyond R_WC: lock and universal rows, and the rotational coordinates
-    this.k.rotations = this.layout.angular.length > 0 || this.layout.universal || this.layout.rotation !== 'none';
+    this.k = new JointKinematics(this.fa, this.fb, this.layout.angular.length > 0 || this.layout.universal || this.layout.rotation !== 'none');
     const frames: [JointFrame, Vec3Tuple, QuatTuple, string][] = [[this.fa, pAC, qAC, 'frameA'], [this.fb, pBD, qBD, 'frameB']];
     for (const [f, p, q, key] of frames) {
       if (p.length !== 3 || !p.every(Number.isFinite)) throw new ModelError(`${path}.${key}.position`, `must be finite (got ${JSON.stringify(p)})`);

@@ -215,16 +215,15 @@ export class JointKinematics {
   qCD: Float64Array = this.b.subarray(QCD, QCD + 4);
   Om: Float64Array = this.b.subarray(OM, OM + 3);
   private readonly t = new Float64Array(3);   // ℓ_k or n, returned by lockAxis
-  /**
-   * false when no row or coordinate of the joint reads an orientation beyond R_WC (a ball or a
-   * point-on-plane/line joint): `positions` then skips R_WD and the quaternions q_WC, q_WD, q_CD
-   */
-  rotations = true;
   private kinSeen: unknown = null;
   private genSeen = -1;
 
-  /** the kinematics of the two frames, which move into this buffer (values kept) */
-  constructor(private readonly fa: JointFrame, private readonly fb: JointFrame) {
+  /**
+   * the kinematics of the two frames, which move into this buffer (values kept). `rotations`
+   * false: no row or coordinate of the joint reads an orientation beyond R_WC (a ball or a
+   * point-on-plane/line joint), so `positions` skips R_WD and the quaternions q_WC, q_WD, q_CD
+   */
+  constructor(private readonly fa: JointFrame, private readonly fb: JointFrame, readonly rotations = true) {
     this.aBody = fa.bodyIndex; this.aQ = fa.qOffset; this.aU = fa.uOffset;
     this.bBody = fb.bodyIndex; this.bQ = fb.qOffset; this.bU = fb.uOffset;
     fa.adopt(this.b.subarray(FA, FA + 16));
