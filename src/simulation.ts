@@ -113,6 +113,15 @@ export class Simulation {
     if (this.singularCheck.length > 0) this.checkSingular();
     this.trackViolation();
     if (this.projection.unconverged > 0 && !this.warnedProjection) this.warnProjection();
+    if (this.ws.geometricFallbacks > 0 && !this.warnedGeometric) this.warnGeometric();
+  }
+
+  private warnedGeometric = false;
+
+  /** the first step taken without the geometric stiffness (later ones are counted in the diagnostics) */
+  private warnGeometric(): void {
+    this.warnedGeometric = true;
+    this.warnings.push(`step ${this.state.step}: with the geometric stiffness the step matrix was indefinite (${this.ws.firstGeometricFallback}); the step was taken without it, like later ones that are (diagnostics.geometricFallbacks counts them). A smaller step keeps it definite (docs/constraints.md)`);
   }
 
   /** runs n steps, calling `each` after every step */
@@ -157,7 +166,7 @@ export class Simulation {
     const what = p.firstFailure === 'velocity'
       ? `the velocity projection stopped above its tolerance ${PROJECTION_VEL_TOL} (max |G u| ${cs.maxHardAbs(cs.Gu).toExponential(1)} m/s or rad/s`
       : `the position projection stopped above its tolerance ${PROJECTION_TOL} (max |g| ${cs.maxHardViolation().toExponential(1)} m or rad`;
-    this.warnings.push(`step ${this.state.step}: ${what}; later ones are counted in diagnostics.projectionUnconverged): the step leaves more drift than the projection can remove. A smaller step, or "geometricStiffness": true for long chains under tension, keeps the drift small (docs/constraints.md)`);
+    this.warnings.push(`step ${this.state.step}: ${what}; later ones are counted in diagnostics.projectionUnconverged): the step leaves more drift than the projection can remove. A smaller step keeps the drift small; on long chains under tension at moderate steps, so does "geometricStiffness": true (docs/constraints.md)`);
   }
 
   private reportedRedundant = 0;
@@ -221,15 +230,16 @@ export class Simulation {
 
   /**
    * solver health since the simulation was made: worst refinement residual, unconverged solves,
-   * inertia warnings, projections that stopped above their tolerance, and the worst joint
+   * inertia warnings, projections that stopped above their tolerance, steps taken without the
+   * geometric stiffness because it made the step matrix indefinite, and the worst joint
    * separation. Statistics of everything run so far: `restore` does not reset them.
    */
-  get diagnostics(): { maxResidual: number; unconverged: number; inertiaWarnings: number; lastInertia: string | null; projectionUnconverged: number; worstViolation: WorstViolation } {
+  get diagnostics(): { maxResidual: number; unconverged: number; inertiaWarnings: number; lastInertia: string | null; projectionUnconverged: number; geometricFallbacks: number; worstViolation: WorstViolation } {
     const w = this.ws;
     const constraint = this.worstRow < 0 ? null : this.model.constraints[w.cs.rowOwner(this.worstRow).constraint]!.name;
     return {
       maxResidual: w.maxResidual, unconverged: w.unconverged, inertiaWarnings: w.inertiaWarnings, lastInertia: w.lastInertia,
-      projectionUnconverged: this.projection.unconverged, worstViolation: { value: this.worstValue, step: this.worstStep, constraint },
+      projectionUnconverged: this.projection.unconverged, geometricFallbacks: w.geometricFallbacks, worstViolation: { value: this.worstValue, step: this.worstStep, constraint },
     };
   }
 }

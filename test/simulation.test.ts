@@ -56,7 +56,7 @@ describe('divergence reporting', () => {
   it('a healthy model runs without diagnostics', () => {
     const sim = new Simulation(model(new LinearMaterial(50, 0.1)), { integrator: 'implicit-euler', step: 0.01 });
     sim.steps(100);
-    expect(sim.diagnostics).toEqual({ maxResidual: sim.diagnostics.maxResidual, unconverged: 0, inertiaWarnings: 0, lastInertia: null, projectionUnconverged: 0,
+    expect(sim.diagnostics).toEqual({ maxResidual: sim.diagnostics.maxResidual, unconverged: 0, inertiaWarnings: 0, lastInertia: null, projectionUnconverged: 0, geometricFallbacks: 0,
       worstViolation: { value: 0, step: -1, constraint: null } });
     expect(sim.diagnostics.maxResidual).toBeLessThan(1e-13);
   });

@@ -70,12 +70,20 @@ function linearlyImplicit(theta: number): Scheme {
     ws.mass(q);
     ws.gather(s.s1, ws.fs.forces(q, u));
     ws.fs.jacobians(q, u);
-    ws.addGeometricStiffness(q, u);
+    const geometric = ws.addGeometricStiffness(q, u);
     // second order only: K −= ∂(M a)/∂q at a = M⁻¹ f (the mass variation)
     if (theta !== 1) { ws.massInverse(s.s2, s.s1); ws.addMassVariation(s.s2); }
     if (theta === 1) ws.constraints(q, u, h, 'velocity');
     else ws.constraintsAtMidpoint(q, u, h, 'second');
-    ws.factor(theta * h, theta * theta * h * h);
+    // the geometric stiffness (an indefinite term: compression, levers) can make the step matrix
+    // indefinite at large steps; that step is then taken without it (counted, warned once)
+    if (!geometric) ws.factor(theta * h, theta * theta * h * h);
+    else if (!ws.tryFactor(theta * h, theta * theta * h * h)) {
+      ws.noteGeometricFallback();
+      ws.fs.jacobians(q, u);
+      if (theta !== 1) ws.addMassVariation(s.s2);
+      ws.factor(theta * h, theta * theta * h * h);
+    }
     // rhs = [h (f + θ h K u); c − G u]
     ws.gather(s.s3, u);
     ws.mulK(s.s4, s.s3);

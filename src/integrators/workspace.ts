@@ -64,6 +64,10 @@ export class Workspace {
   private readonly v3 = new Float64Array(3);
   private readonly w3 = new Float64Array(3);
   // statistics of the last solves (for reports and warnings)
+  /** steps taken without the geometric stiffness, because with it the step matrix was indefinite */
+  geometricFallbacks = 0;
+  /** the first of those steps' inertia message */
+  firstGeometricFallback: string | null = null;
   maxResidual = 0;
   unconverged = 0;
   inertiaWarnings = 0;
@@ -183,7 +187,24 @@ export class Workspace {
    */
   factor(a0: number, a1: number): void {
     this.coef[0] = a0; this.coef[1] = a1;
-    this.factorKkt();
+    this.factorKkt(false);
+  }
+
+  /**
+   * `factor`, tried: a matrix with fewer positive pivots than velocity unknowns, or whose
+   * factorization fails at a velocity unknown, is neither recorded nor reported; returns false
+   * then, and the caller factors another matrix (the step without the geometric stiffness that
+   * made it indefinite). Redundant constraint rows are handled as by `factor`.
+   */
+  tryFactor(a0: number, a1: number): boolean {
+    this.coef[0] = a0; this.coef[1] = a1;
+    return this.factorKkt(true);
+  }
+
+  /** counts a step taken without the geometric stiffness (after `tryFactor` failed with it) */
+  noteGeometricFallback(): void {
+    this.geometricFallbacks++;
+    this.firstGeometricFallback ??= this.solver.report.inertia ?? 'the factorization failed';
   }
 
   /**
@@ -205,9 +226,15 @@ export class Workspace {
    * refactored, and the constraints concerned are recorded in `redundant` (the simulation warns
    * once per name).
    */
-  private factorKkt(): void {
+  private factorKkt(tentative: boolean): boolean {
     const P = this.M.values, n = this.model.nSolve, m = this.model.nRows;
     let msg = this.factorStep();
+    // tried: fewer positive pivots than velocity unknowns (the velocity block is not definite),
+    // or a failure at a velocity unknown, is the caller's to handle; a failure at a constraint
+    // row, or more positive pivots than velocity unknowns, means redundant rows, handled below
+    // as always
+    const sv = this.solver;
+    if (msg && tentative && (sv.failedAt >= 0 ? sv.failedAt < n : sv.positivePivots < n)) return false;
     // look for redundancy until it has been found once (its R then stays, set by `rows`), or on failure
     if (m > 0 && this.cs.hasHardRows && (this.regularization === 0 || this.solver.failedAt >= n)) {
       const failed = this.solver.failedAt >= n;
@@ -231,6 +258,7 @@ export class Workspace {
       const at = this.solver.failedAt;
       if (at >= 0) this.reportPivot(at);
     }
+    return msg === null;
   }
 
   /** one factorization of the step matrix of `coef`: returns the inertia message or null */
@@ -298,13 +326,14 @@ export class Workspace {
    * constraint that supplies it (distance constraints: an axial spring of tension −λ; joints:
    * their translational rows, constraints/geometricStiffness.ts)
    */
-  addGeometricStiffness(q: Float64Array, u: Float64Array): void {
-    if (this.geometric.length === 0) return;
+  addGeometricStiffness(q: Float64Array, u: Float64Array): boolean {
+    if (this.geometric.length === 0) return false;
     const ctx = this.fs.bind(q, u), cons = this.model.constraints, rowStart = this.model.rowStart;
     for (let i = 0; i < this.geometric.length; i++) {
       const ci = this.geometric[i]!;
       cons[ci]!.addGeometricStiffness!(ctx, this.cs.lambda, rowStart[ci]!, this.fs.K, this.fs.D, this.stiffnessScratch);
     }
+    return true;
   }
 
   /**

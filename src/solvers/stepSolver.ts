@@ -135,6 +135,8 @@ export class StepSolver {
   scale = 0;
   /** solve index of the pivot at which the last factorization failed, −1 if it did not */
   failedAt = -1;
+  /** positive pivots of the last factorization (of those computed, when it failed) */
+  positivePivots = 0;
   /** refinement of a symmetric matrix (∞-norm residual) */
   private readonly refineOpts: RefineOptions = { maxIter: 30, tol: 1e-15, norm: 'max', fromZero: true };
   /** the corrections of a non-symmetric one (2-norm residual, as GMRES after them) */
@@ -281,6 +283,7 @@ export class StepSolver {
   private factorNumeric(layout: BlockLayout, values: Float64Array, expectedPositive: number): string | null {
     const res = this.numeric!.factor(values);
     this.failedAt = res.ok ? -1 : res.zeroAt;
+    this.positivePivots = res.positive;
     this.report.inertia = res.ok && res.positive === expectedPositive ? null : checkInertia(res, expectedPositive, layout.n - expectedPositive);
     return this.report.inertia;
   }

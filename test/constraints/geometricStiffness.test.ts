@@ -178,6 +178,47 @@ describe('geometric stiffness of distance constraints', () => {
     expect(sim.warnings).toEqual([]);
   });
 
+  // regression: a compressed constraint's geometric stiffness is destabilizing (a transverse
+  // stiffness −|T|/L), and at a large step it made the step matrix indefinite; the solve went on
+  // with it and the 100-link chain at h = 1/30 was thrown to 1e4 m and diverged at step 59
+  it('a step whose geometric stiffness makes the step matrix indefinite is taken without it', () => {
+    const rope = (geometricStiffness: boolean) => {
+      const b = new ModelBuilder();
+      b.settings.geometricStiffness = geometricStiffness;
+      for (let i = 0; i < 5; i++) b.addParticle({ name: `p${i}`, mass: 0.1, position: [(i + 1) * 0.1, 0.02 * i, 0] });
+      const q0 = b.initialQ();
+      b.addConstraint(new DistanceConstraint('c0', b.worldPoint([0, 0, 0]), b.point('p0'), q0));
+      for (let i = 1; i < 5; i++) b.addConstraint(new DistanceConstraint(`c${i}`, b.point(`p${i - 1}`), b.point(`p${i}`), q0));
+      const sim = new Simulation(b.build(), { integrator: 'implicit-euler', step: 0.02 });
+      // the last step's multipliers: a compression of 1e6 N (tension −λ), h²|T|/L = 4000 ≫ m
+      sim.ws.cs.lambda.fill(1e6);
+      return sim;
+    };
+    const withGs = rope(true), plain = rope(false);
+    withGs.step();
+    plain.step();
+    expect(withGs.diagnostics.geometricFallbacks).toBe(1);
+    expect(withGs.diagnostics.inertiaWarnings).toBe(0);
+    expect(withGs.warnings.some((w) => w.includes('with the geometric stiffness the step matrix was indefinite'))).toBe(true);
+    // the step taken is the step without the option, bit for bit
+    expect(Array.from(withGs.state.q)).toEqual(Array.from(plain.state.q));
+    expect(Array.from(withGs.state.u)).toEqual(Array.from(plain.state.u));
+    // with a tension instead, the option stays in
+    const tense = rope(true);
+    tense.ws.cs.lambda.fill(-1e6);
+    tense.step();
+    expect(tense.diagnostics.geometricFallbacks).toBe(0);
+    expect(Array.from(tense.state.q)).not.toEqual(Array.from(plain.state.q));
+  });
+
+  it('the 100-link chain at h = 1/30 with the option does not diverge (it did at step 59)', () => {
+    const sim = new Simulation(chainOfBodies(100, { integrator: 'implicit-euler', step: 1 / 30, geometricStiffness: true }));
+    sim.state.q[7 * 50 + 1] += 1e-13;
+    sim.steps(150);
+    expect(sim.state.q.every(Number.isFinite)).toBe(true);
+    expect(sim.diagnostics.geometricFallbacks).toBeGreaterThan(0);
+  });
+
   // regression: the step matrix combined K only on blocks registered by forces, and dropped the
   // geometric stiffness between two particles that no force couples (p–r here)
   it('enters the step matrix on every block it fills, also where no force couples the components', () => {

@@ -27,17 +27,23 @@ function maxViolation(sim: Simulation): number {
 }
 
 describe('closed loops and redundant constraints', () => {
-  it('a four-bar linkage closes, moves and stays finite; its redundant rows are reported', () => {
+  /** the four-bar: crank, coupler and rocker on four parallel hinges, two of them to the world */
+  function fourBar(geometricStiffness = false) {
     // tilted crank: with both grounded bars vertical the linkage would sit at an equilibrium
     const O1 = [0, 0, 0], A = [0.1, 0, 0.28], B = [0.6, 0, 0.5], O2 = [0.6, 0, 0];
     const b = new ModelBuilder();
+    b.settings.geometricStiffness = geometricStiffness;
     rodBetween(b, 'crank', O1, A); rodBetween(b, 'coupler', A, B); rodBetween(b, 'rocker', O2, B);
     const q0 = b.initialQ(), body = (n: string) => b.componentAt(b.componentIndex(n)!) as RigidBody;
     b.addConstraint(Joint.atWorldAxis('O1', null, body('crank'), q0, [0, 0, 0], Y, { type: 'hinge' }));
     b.addConstraint(Joint.atWorldAxis('A', body('crank'), body('coupler'), q0, [0.1, 0, 0.28], Y, { type: 'hinge' }));
     b.addConstraint(Joint.atWorldAxis('B', body('coupler'), body('rocker'), q0, [0.6, 0, 0.5], Y, { type: 'hinge' }));
     b.addConstraint(Joint.atWorldAxis('O2', body('rocker'), null, q0, [0.6, 0, 0], Y, { type: 'hinge' }));
-    const model = b.build();
+    return b.build();
+  }
+
+  it('a four-bar linkage closes, moves and stays finite; its redundant rows are reported', () => {
+    const model = fourBar();
     expect(model.nRows).toBe(20);
     expect(model.nSolve).toBe(18);
     const sim = new Simulation(model, { integrator: 'implicit-euler', step: 1 / 240 });
@@ -51,6 +57,18 @@ describe('closed loops and redundant constraints', () => {
     expect(worst).toBeLessThan(1e-9);
     expect(sim.warnings.length).toBeGreaterThan(0);
     expect(sim.warnings[0]).toMatch(/redundant constraints .*"(O1|A|B|O2)"/);
+  });
+
+  // regression: with the geometric stiffness on, the redundant rows' first factorization (one
+  // constraint pivot of the wrong sign) was taken for an indefinite velocity block, and the first
+  // step was reported as taken without the geometric stiffness
+  it('with the geometric stiffness on, redundant rows are regularized, not taken for an indefinite step matrix', () => {
+    const sim = new Simulation(fourBar(true), { integrator: 'implicit-euler', step: 1 / 240 });
+    sim.steps(20);
+    expect(sim.diagnostics.geometricFallbacks).toBe(0);
+    expect(sim.diagnostics.inertiaWarnings).toBe(0);
+    expect(sim.warnings).toHaveLength(1);
+    expect(sim.warnings[0]).toMatch(/redundant constraints/);
   });
 
   it('two identical hinges behave like one, with a warning', () => {
