@@ -194,7 +194,8 @@ export class Workspace {
    * `factor`, tried: a matrix with fewer positive pivots than velocity unknowns, or whose
    * factorization fails at a velocity unknown, is neither recorded nor reported; returns false
    * then, and the caller factors another matrix (the step without the geometric stiffness that
-   * made it indefinite). Redundant constraint rows are handled as by `factor`.
+   * made it indefinite). Everything else (redundant constraint rows, other inertia problems) is
+   * handled and recorded as by `factor`, and returns true.
    */
   tryFactor(a0: number, a1: number): boolean {
     this.coef[0] = a0; this.coef[1] = a1;
@@ -258,7 +259,8 @@ export class Workspace {
       const at = this.solver.failedAt;
       if (at >= 0) this.reportPivot(at);
     }
-    return msg === null;
+    // handled here (recorded or regularized): only the tentative case above is the caller's
+    return true;
   }
 
   /** one factorization of the step matrix of `coef`: returns the inertia message or null */
