@@ -119,7 +119,6 @@ export class Joint implements BilateralConstraint {
   private readonly Rcd = new Float64Array(9);
   private readonly M = new Float64Array(9);
   private readonly rpy = new Float64Array(3);
-  private readonly fsr = new Float64Array(9);      // f, s, r_D of the geometric stiffness
   private readonly gsSlots = new Int32Array(4).fill(-1);
 
   /**
@@ -278,8 +277,8 @@ export class Joint implements BilateralConstraint {
     const L = this.layout, s = this.gsSlots;
     if (L.linear.length === 0) return;
     this.k.positions(ctx);
-    this.k.stiffnessVectors(L.linear, lambda, o, this.fsr);
-    addTranslationalStiffness(K, this.fsr, 0, s[0]!, s[1]!, s[2]!, s[3]!, t);
+    this.k.stiffnessVectors(L.linear, lambda, o, t.fsr);
+    addTranslationalStiffness(K, t.fsr, 0, s[0]!, s[1]!, s[2]!, s[3]!, t);
   }
 
   /**
@@ -292,9 +291,9 @@ export class Joint implements BilateralConstraint {
     if (this.layout.linear.length !== 3) return;
     const bA = this.bodyA ? this.bodyA.block : -1, bB = this.bodyB ? this.bodyB.block : -1;
     this.k.positions(ctx);
-    this.k.stiffnessVectors(this.layout.linear, mu, o, this.fsr);
-    if (bB >= 0) addLeverCurvature(curvature, 9 * bB, inertiaTrace[bB]!, this.fsr, 1, 6, t);
-    if (bA >= 0) addLeverCurvature(curvature, 9 * bA, inertiaTrace[bA]!, this.fsr, -1, 3, t);
+    this.k.stiffnessVectors(this.layout.linear, mu, o, t.fsr);
+    if (bB >= 0) addLeverCurvature(curvature, 9 * bB, inertiaTrace[bB]!, t.fsr, 1, 6, t);
+    if (bA >= 0) addLeverCurvature(curvature, 9 * bA, inertiaTrace[bA]!, t.fsr, -1, 3, t);
   }
 
   /** true when side A is the world (components[0] is then body B) */
