@@ -51,6 +51,12 @@ export class Workspace {
   regularization = 0;
   private readonly M6 = new Float64Array(36);
   private readonly compMass: Float64Array;  // (components) masses, read by the spatial-inertia helpers (no double argument)
+  // (component blocks) each block's component: index, offsets in q and u, 1 for a rigid body; read
+  // by the per-block loops instead of the component objects (each a cache miss on long chains)
+  private readonly blockIndex: Int32Array;
+  private readonly blockQ: Int32Array;
+  private readonly blockU: Int32Array;
+  private readonly blockBody: Uint8Array;
   private readonly sp = spatialScratch();
   private readonly c3 = new Float64Array(3);
   private readonly J9 = new Float64Array(9);
@@ -78,6 +84,11 @@ export class Workspace {
     this.geometric = !model.settings.geometricStiffness ? [] : model.constraints.flatMap((c, ci) => (c.addGeometricStiffness ? [ci] : []));
     this.qMid = new Float64Array(model.nq);
     this.compMass = Float64Array.from(model.components, (c) => c.mass);
+    const blockComp = Array.from(model.blockComponent, (ci) => model.components[ci]!);
+    this.blockIndex = Int32Array.from(blockComp, (c) => c.index);
+    this.blockQ = Int32Array.from(blockComp, (c) => c.qOffset);
+    this.blockU = Int32Array.from(blockComp, (c) => c.uOffset);
+    this.blockBody = Uint8Array.from(blockComp, (c) => (c.kind === 'body' ? 1 : 0));
     this.pivotScratch = new Float64Array(model.nRows);
     this.fs = new ForceSystem(model, (p) => {
       this.cs.register(p);
@@ -92,14 +103,14 @@ export class Workspace {
 
   /** M ← M(q): m I for particles, the world spatial inertia about the origin for bodies */
   mass(q: Float64Array): void {
-    const M = this.M, kin = this.fs.kin, model = this.model;
+    const M = this.M, kin = this.fs.kin;
     kin.update(q);
     // each diagonal block is overwritten; M is zero everywhere else from construction
     const JW = kin.JW, cW = kin.cW, values = M.values, colBase = this.fs.layout.colBase;
-    for (let b = 0; b < model.blockComponent.length; b++) {
-      const c = model.components[model.blockComponent[b]!]!, s = this.slotDiag[b]!;
-      if (c.kind === 'particle') { for (let k = 0; k < 3; k++) M.setEntry(s, k, k, c.mass); continue; }
-      spatialInertiaInto(values, colBase, 6 * s, 1, this.compMass, c.index, cW, 3 * c.index, JW, 9 * c.index);
+    for (let b = 0; b < this.blockIndex.length; b++) {
+      const i = this.blockIndex[b]!, s = this.slotDiag[b]!;
+      if (this.blockBody[b] === 0) { for (let k = 0; k < 3; k++) M.setEntry(s, k, k, this.compMass[i]!); continue; }
+      spatialInertiaInto(values, colBase, 6 * s, 1, this.compMass, i, cW, 3 * i, JW, 9 * i);
     }
   }
 
@@ -400,9 +411,9 @@ export class Workspace {
 
   /** out (solve layout) ← v (velocity layout) */
   gather(out: Float64Array, v: Float64Array): Float64Array {
-    const m = this.model;
-    for (let b = 0; b < m.blockComponent.length; b++) {
-      const o = m.components[m.blockComponent[b]!]!.uOffset, s = m.blockStart[b]!, n = m.blockSize[b]!;
+    const m = this.model, U = this.blockU;
+    for (let b = 0; b < U.length; b++) {
+      const o = U[b]!, s = m.blockStart[b]!, n = m.blockSize[b]!;
       for (let k = 0; k < n; k++) out[s + k] = v[o + k]!;
     }
     return out;
@@ -410,9 +421,9 @@ export class Workspace {
 
   /** v (velocity layout) += s · x (solve layout) */
   scatterAdd(v: Float64Array, x: Float64Array, s: number): void {
-    const m = this.model;
-    for (let b = 0; b < m.blockComponent.length; b++) {
-      const o = m.components[m.blockComponent[b]!]!.uOffset, st = m.blockStart[b]!, n = m.blockSize[b]!;
+    const m = this.model, U = this.blockU;
+    for (let b = 0; b < U.length; b++) {
+      const o = U[b]!, st = m.blockStart[b]!, n = m.blockSize[b]!;
       for (let k = 0; k < n; k++) v[o + k] = v[o + k]! + s * x[st + k]!;
     }
   }
@@ -433,11 +444,11 @@ export class Workspace {
 
   /** q ← q ⊕ δ for a KKT-layout displacement δ of the dynamic components (translations, world rotation vectors) */
   displace(q: Float64Array, d: Float64Array): void {
-    const m = this.model;
-    for (let b = 0; b < m.blockComponent.length; b++) {
-      const c = m.components[m.blockComponent[b]!]!, o = c.qOffset, s = m.blockStart[b]!;
+    const m = this.model, Q = this.blockQ;
+    for (let b = 0; b < Q.length; b++) {
+      const o = Q[b]!, s = m.blockStart[b]!;
       q[o] = q[o]! + d[s]!; q[o + 1] = q[o + 1]! + d[s + 1]!; q[o + 2] = q[o + 2]! + d[s + 2]!;
-      if (c.kind === 'body') quatIntegrateWorld(q, o + 3, d[s + 3]!, d[s + 4]!, d[s + 5]!, 1, this.qtmp);
+      if (this.blockBody[b] === 1) quatIntegrateWorld(q, o + 3, d[s + 3]!, d[s + 4]!, d[s + 5]!, 1, this.qtmp);
     }
   }
 
