@@ -297,9 +297,12 @@ export class ConstraintSystem {
         if (st.method === 'baumgarte') target[i] = -kappa[i]! - st.alpha * Gu[i]! - st.beta * gK[i]!;
         else if (st.method === 'spook') { const t = st.relaxation * h; target[i] = -kappa[i]! - (2 / t) * Gu[i]! - gK[i]! / (t * t); }
         else target[i] = -kappa[i]!;
-      } else if (st.method === 'spook') {
+      } else if (st.method === 'spook' && (scheme !== 'second' || this.hard[i] === 1)) {
         // 001 eq. 23 in the u⁺ form (Lacoursière): G u⁺ + Σ λ̃ = −(4k/h) g + k G u, k = 1/(1 + 4d),
-        // Σ = 4kε/h²; a compliant row uses its own α as ε and d = β/h when it has damping
+        // Σ = 4kε/h²; a compliant row uses its own α as ε and d = β/h when it has damping. That
+        // form is first order (q⁺ = q + h u⁺): under the trapezoidal rule a compliant row is the
+        // trapezoidal spring below instead (as SPOOK's, a stiff soft row fed energy into the
+        // chain until it diverged)
         const d = beta > 0 ? beta / h : st.relaxation, eps = alpha > 0 ? alpha : st.compliance, k = 1 / (1 + 4 * d);
         R[i] = (4 * eps * k) / (h * h) + (this.hard[i] ? regularize : 0);
         target[i] = -((4 * k) / h) * gK[i]! + k * Gu[i]!;
