@@ -1,0 +1,78 @@
+/**
+ * Robustness sweep (`npm run build && node dist/bench/robustness.js`; not part of the tests, not
+ * timed): every joint type × integrator × stabilization × step on small chains of thin rods, and
+ * ropes of particles on distance constraints (hard, or every third row soft), reporting per run
+ * the worst end-of-step joint separation, the energy change, and the flags of trouble: P
+ * (projections above tolerance), I (inertia warnings), G (steps without the geometric
+ * stiffness), ERR@step (a DivergenceError). What it found in the eighth session is in
+ * docs/constraints.md (robustness) and docs/integrators.md (fast spin); re-run it after changes
+ * to the integrators or the constraint rows.
+ */
+import { ModelBuilder } from '../src/model/builder.js';
+import { Simulation } from '../src/simulation.js';
+import { Joint, type JointType } from '../src/constraints/joint.js';
+import { DistanceConstraint } from '../src/constraints/distance.js';
+import { DivergenceError } from '../src/model/errors.js';
+import type { IntegratorName } from '../src/integrators/names.js';
+import type { RigidBody, Stabilization } from '../src/model/model.js';
+
+const INTEGRATORS: IntegratorName[] = ['implicit-euler', 'trapezoidal', 'symplectic-euler', 'bridson-marino', 'rk4'];
+const METHODS: Stabilization['method'][] = ['projection', 'baumgarte', 'spook'];
+const JOINTS: JointType[] = ['ball', 'hinge', 'slider', 'cylindrical', 'universal', 'gimbal', 'planar', 'point-on-plane', 'point-on-line', 'weld'];
+
+/** one run: 'worst separation/energy change' and flags, or ERR@step */
+function run(sim: Simulation, steps: number): string {
+  const E0 = sim.energy().total;
+  try {
+    sim.steps(steps);
+  } catch (e) {
+    if (e instanceof DivergenceError) return `ERR@${e.step}`;
+    throw e;
+  }
+  const d = sim.diagnostics;
+  const flags = (d.projectionUnconverged ? `P${d.projectionUnconverged}` : '') + (d.inertiaWarnings ? `I${d.inertiaWarnings}` : '') + (d.geometricFallbacks ? `G${d.geometricFallbacks}` : '');
+  return `${d.worstViolation.value.toExponential(0)}/${(sim.energy().total - E0).toFixed(2)}${flags ? '/' + flags : ''}`;
+}
+
+/** 12 thin rods (0.1 × 0.02 × 0.02 m, 0.1 kg) on joints of one type, frames tilted, released from rest */
+function rods(type: JointType, integrator: IntegratorName, method: Stabilization['method'], h: number): Simulation {
+  const b = new ModelBuilder();
+  b.settings.integrator = integrator;
+  b.settings.step = h;
+  b.settings.stabilization = { method };
+  const len = 0.1, w = 0.02, m = 0.1, n = 12;
+  const I = [(m / 12) * 2 * w * w, (m / 12) * (len * len + w * w), (m / 12) * (len * len + w * w)] as const;
+  for (let i = 0; i < n; i++) b.addBody({ name: `l${i}`, mass: m, inertia: [I[0], I[1], I[2], 0, 0, 0], position: [(i + 0.5) * len, 0, 0] });
+  const q0 = b.initialQ(), body = (i: number) => b.componentAt(b.componentIndex(`l${i}`)!) as RigidBody;
+  const frame: [number, number, number, number] = [Math.cos(0.3), Math.sin(0.3) * 0.6, Math.sin(0.3) * 0.8, 0];
+  // the pin to the world locks all translations (a sliding first joint would let the chain fall away)
+  const pin: JointType = ['slider', 'planar', 'point-on-plane', 'point-on-line'].includes(type) ? 'ball' : type;
+  b.addConstraint(Joint.atWorldFrame('pin', null, body(0), q0, [0, 0, 0], frame, { type: pin }));
+  for (let i = 1; i < n; i++) b.addConstraint(Joint.atWorldFrame(`j${i}`, body(i - 1), body(i), q0, [i * len, 0, 0], frame, { type }));
+  return new Simulation(b.build());
+}
+
+/** 30 particles of 10 g on distance constraints 5 cm apart, the first pinned; every third row soft (500 N/m, ζ = 0.2) if asked */
+function rope(soft: boolean, integrator: IntegratorName, method: Stabilization['method'], h: number): Simulation {
+  const b = new ModelBuilder();
+  b.settings.integrator = integrator;
+  b.settings.step = h;
+  b.settings.stabilization = { method };
+  const n = 30;
+  for (let i = 0; i < n; i++) b.addParticle({ name: `p${i}`, mass: 0.01, position: [0.05 * (i + 1), 0, 0.001 * Math.sin(i)] });
+  const q0 = b.initialQ();
+  b.addConstraint(new DistanceConstraint('c0', b.worldPoint([0, 0, 0]), b.point('p0'), q0));
+  for (let i = 1; i < n; i++) b.addConstraint(new DistanceConstraint(`c${i}`, b.point(`p${i - 1}`), b.point(`p${i}`), q0, soft && i % 3 === 0 ? { stiffness: 500, dampingRatio: 0.2 } : {}));
+  return new Simulation(b.build());
+}
+
+const log = (s: string) => process.stdout.write(s + '\n');
+for (const hinv of [240, 60, 30]) {
+  for (const integrator of INTEGRATORS) {
+    for (const method of METHODS) {
+      const cells = JOINTS.map((t) => `${t} ${run(rods(t, integrator, method, 1 / hinv), 2 * hinv)}`);
+      cells.push(`rope ${run(rope(false, integrator, method, 1 / hinv), 2 * hinv)}`, `soft rope ${run(rope(true, integrator, method, 1 / hinv), 2 * hinv)}`);
+      log(`h = 1/${hinv} ${integrator} ${method}: ${cells.join(' | ')}`);
+    }
+  }
+}
