@@ -282,7 +282,7 @@ function summary(s: { label: string; model: Model; sim: Simulation; steps: numbe
   if (d.unconverged > 0) lines.push(`solver          ${d.unconverged} solves did not converge (worst residual ${fmt(d.maxResidual)})`);
   if (d.projectionUnconverged > 0) lines.push(`projection      ${d.projectionUnconverged} projections stopped above their tolerance (${PROJECTION_TOL} m or rad, ${PROJECTION_VEL_TOL} in velocity)`);
   if (d.inertiaWarnings > 0) lines.push(`inertia check   ${d.inertiaWarnings} warnings; last: ${oneLine(d.lastInertia ?? '')}`);
-  if (d.geometricFallbacks > 0) lines.push(`geometric stiffness left out of ${d.geometricFallbacks} steps (it made the step matrix indefinite)`);
+  if (d.geometricFallbacks > 0) lines.push(`geometric       stiffness left out of ${d.geometricFallbacks} steps (it made the step matrix indefinite)`);
   // joints: the largest violation of a hard row at the end and over the run (m for translations and distances, rad for rotations)
   if (model.constraints.length) {
     const v = sim.largestViolation();

@@ -245,8 +245,7 @@ export class Workspace {
     // or a failure at a velocity unknown, is the caller's to handle; a failure at a constraint
     // row, or more positive pivots than velocity unknowns, means redundant rows, handled below
     // as always
-    const sv = this.solver;
-    if (msg && tentative && (sv.failedAt >= 0 ? sv.failedAt < n : sv.positivePivots < n)) return false;
+    if (msg && tentative && this.velocityBlockIndefinite()) return false;
     // look for redundancy until it has been found once (its R then stays, set by `rows`), or on failure
     if (m > 0 && this.cs.hasHardRows && (this.regularization === 0 || this.solver.failedAt >= n)) {
       const failed = this.solver.failedAt >= n;
@@ -261,6 +260,8 @@ export class Workspace {
         const diag = this.cs.rowDiagonals;
         for (let i = 0; i < m; i++) if (this.cs.hard[i]) P[diag[i]!] = P[diag[i]!]! - add;
         msg = this.factorStep();
+        // the regularized matrix may still have an indefinite velocity block: the caller's too
+        if (msg && tentative && this.velocityBlockIndefinite()) return false;
       }
     }
     if (msg) {
@@ -272,6 +273,12 @@ export class Workspace {
     }
     // handled here (recorded or regularized): only the tentative case above is the caller's
     return true;
+  }
+
+  /** the last factorization failed at a velocity unknown, or left fewer positive pivots than velocity unknowns */
+  private velocityBlockIndefinite(): boolean {
+    const sv = this.solver, n = this.model.nSolve;
+    return sv.failedAt >= 0 ? sv.failedAt < n : sv.positivePivots < n;
   }
 
   /** one factorization of the step matrix of `coef`: returns the inertia message or null */
