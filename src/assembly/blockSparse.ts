@@ -129,25 +129,14 @@ export class BlockMatrix {
   /** the matrix as a CSC view (shares arrays) */
   csc(): Csc { return { n: this.layout.n, colPtr: this.layout.colPtr, rowIdx: this.layout.rowIdx, values: this.values }; }
 
-  /** adds s·A (3×3, row-major) at rows r0.., cols c0.. of block `slot` */
-  add3(slot: number, r0: number, c0: number, A: Mat3, s: number): void {
+  /** adds s·A (3×3, row-major, from A[o]) at rows r0.., cols c0.. of block `slot` */
+  add3(slot: number, r0: number, c0: number, A: Mat3, s: number, o = 0): void {
     const v = this.values, cb = this.layout.colBase;
     for (let c = 0; c < 3; c++) {
       const p = cb[6 * slot + c0 + c]! + r0;
-      v[p] = v[p]! + s * A[c]!;
-      v[p + 1] = v[p + 1]! + s * A[3 + c]!;
-      v[p + 2] = v[p + 2]! + s * A[6 + c]!;
-    }
-  }
-
-  /** adds A[o … o+9) (3×3, row-major) at rows r0.., cols c0.. of block `slot` */
-  add3At(slot: number, r0: number, c0: number, A: Float64Array, o: number): void {
-    const v = this.values, cb = this.layout.colBase;
-    for (let c = 0; c < 3; c++) {
-      const p = cb[6 * slot + c0 + c]! + r0;
-      v[p] = v[p]! + A[o + c]!;
-      v[p + 1] = v[p + 1]! + A[o + 3 + c]!;
-      v[p + 2] = v[p + 2]! + A[o + 6 + c]!;
+      v[p] = v[p]! + s * A[o + c]!;
+      v[p + 1] = v[p + 1]! + s * A[o + 3 + c]!;
+      v[p + 2] = v[p + 2]! + s * A[o + 6 + c]!;
     }
   }
 
@@ -177,9 +166,6 @@ export class BlockMatrix {
       for (let r = 0; r < cols; r++) v[p + r] = A[c * cols + r]!;
     }
   }
-
-  /** entry (r, c) of block `slot` */
-  entry(slot: number, r: number, c: number): number { return this.values[this.layout.colBase[6 * slot + c]! + r]!; }
 
   /** sets entry (r, c) of block `slot` to s */
   setEntry(slot: number, r: number, c: number, s: number): void {

@@ -15,7 +15,7 @@
  * Metric: both projections weight by the factored matrix, M plus the curvature below, so they
  * are the mass-weighted ones of §0.5 only where the curvature is zero (measured consequences:
  * docs/constraints.md, stabilization). The model's `velocityMetric: 'mass'` makes the velocity
- * projection P_v of §0.5 exactly, by one more factorization (M(q⁺) and G(q⁺), no curvature).
+ * projection P_v of §0.5 exactly, by at most one more factorization (M(q⁺) and G(q⁺), no curvature).
  * Compliant rows are left alone (they are springs). Used when the model's stabilization method
  * is 'projection' (the default).
  *
@@ -203,7 +203,7 @@ export class Projection {
       }
       for (let k = 0; k < this.bodyBlocks.length; k++) {
         const b = this.bodyBlocks[k]!;
-        M.add3At(ws.slotDiag[b]!, 3, 3, C, 9 * b);
+        M.add3(ws.slotDiag[b]!, 3, 3, C, 1, 9 * b);
       }
     }
     ws.cs.evaluate(ctx, ws.Gm, true, null, false);

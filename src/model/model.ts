@@ -72,7 +72,7 @@ export interface Stabilization {
   /**
    * projection only: the metric of the velocity projection. 'projection' (default): the
    * position projection's last factorization, M plus the joints' curvature, iterated to
-   * G(q⁺)u = 0; 'mass': P_v of 000 §0.5 exactly, M(q⁺) alone, at one more factorization per step
+   * G(q⁺)u = 0; 'mass': P_v of 000 §0.5 exactly, M(q⁺) alone, at most one more factorization per step
    */
   velocityMetric?: 'projection' | 'mass';
 }
