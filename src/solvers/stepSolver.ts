@@ -74,22 +74,22 @@ function quickselect(a: Float64Array, n: number, k: number): number {
 }
 
 /**
- * The pass of StepSolver.factorCombination over the mirror pairs of `entries`, for A = P − a₀D − a₁K
+ * The pass of StepSolver.factorCombination over the mirror pairs (pk[p], pt[p]) of its entries
+ * (each pair once, pk ≤ pt; a diagonal entry pairs with itself), for A = P − a₀D − a₁K
  * (`stepEntry`): S ← the symmetric part of A there (S holds P on entry), the skew entries A − S
  * listed in (at, val); returns their number, with max |A − Aᵀ| and max |A| over the entries in
  * out[0], out[1]. A itself is not stored (the solves use S and the skew list).
  * (A function of its own: as a part of the method, V8 ran this loop about three times slower.)
  */
 function combine(P: Float64Array, S: Float64Array, D: Float64Array, a0: number, K: Float64Array, a1: number,
-  entries: Int32Array, tmap: Int32Array, at: Int32Array, val: Float64Array, out: Float64Array): number {
+  pk: Int32Array, pt: Int32Array, at: Int32Array, val: Float64Array, out: Float64Array): number {
   const useD = a0 !== 0, useK = a1 !== 0;
   let skew = 0, scale = 0, c = 0;
-  for (let e = 0; e < entries.length; e++) {
-    const k = entries[e]!, t = tmap[k]!;
-    if (t < k) continue;
+  for (let p = 0; p < pk.length; p++) {
+    const k = pk[p]!, t = pt[p]!;
     const dk = (useD ? a0 * D[k]! : 0) + (useK ? a1 * K[k]! : 0), dt = (useD ? a0 * D[t]! : 0) + (useK ? a1 * K[t]! : 0), avg = 0.5 * (dk + dt);
-    const pk = P[k]!, pt = P[t]!, ak = pk - dk, atv = pt - dt;
-    S[k] = pk - avg; S[t] = pt - avg;
+    const pkv = P[k]!, ptv = P[t]!, ak = pkv - dk, atv = ptv - dt;
+    S[k] = pkv - avg; S[t] = ptv - avg;
     const m = Math.abs(ak) > Math.abs(atv) ? Math.abs(ak) : Math.abs(atv);
     if (m > scale) scale = m;
     // A − S = avg − d on the two entries of a non-symmetric pair
@@ -129,6 +129,9 @@ export class StepSolver {
   private rowPivots: Int32Array = new Int32Array(0);  // (m) see smallPivots
   private pivotsFrom = -1;
   private readonly combined = new Float64Array(2);  // skew and scale from `combine`
+  private pairsOf: Int32Array | null = null;          // the entries the pairs below were listed for
+  private pairK: Int32Array = new Int32Array(0);      // (pairs) the mirror pairs of those entries, each once: k ≤ t
+  private pairT: Int32Array = new Int32Array(0);
   /** max |A − Aᵀ| of the last factored matrix (0 for a symmetric one) */
   skew = 0;
   /** max |A| of the last factored matrix (over the component blocks after factorCombination): the symmetry test's scale */
@@ -182,6 +185,7 @@ export class StepSolver {
     // the pattern alone (the values are the factorization's)
     this.pattern = { n: layout.n, colPtr: layout.colPtr, rowIdx: layout.rowIdx, values: new Float64Array(0) };
     this.tmap = cscTransposeMap(this.pattern);
+    this.pairsOf = null;
     // S is formed where the factorization reads it (no copy)
     this.sym = this.numeric.valueBuffer;
     this.colOf = new Int32Array(layout.nnz);
@@ -270,11 +274,24 @@ export class StepSolver {
     entries: Int32Array, expectedPositive = layout.n): string | null {
     this.analyse(layout, expectedPositive);
     const S = this.sym, res = this.combined;
+    if (this.pairsOf !== entries) this.listPairs(entries);
     S.set(P);
-    this.nSkew = combine(P, S, D, a0, K, a1, entries, this.tmap, this.skewAt, this.skewVal, res);
+    this.nSkew = combine(P, S, D, a0, K, a1, this.pairK, this.pairT, this.skewAt, this.skewVal, res);
     this.skew = res[0]!;
     this.scale = res[1]!;
     return this.factorNumeric(layout, S, expectedPositive);
+  }
+
+  /** pairK, pairT ← the mirror pairs (k, tᵀ(k)) of `entries` with k ≤ t, in the order of the entries */
+  private listPairs(entries: Int32Array): void {
+    const k: number[] = [], t: number[] = [];
+    for (let e = 0; e < entries.length; e++) {
+      const a = entries[e]!, b = this.tmap[a]!;
+      if (b >= a) { k.push(a); t.push(b); }
+    }
+    this.pairK = Int32Array.from(k);
+    this.pairT = Int32Array.from(t);
+    this.pairsOf = entries;
   }
 
   /** the values of the last factored matrix (its symmetric part): finite exactly where the step matrix is, for error reports */
