@@ -24,6 +24,26 @@ import type { BlockMatrix, BlockPattern } from '../assembly/blockSparse.js';
 import type { ForceContext } from '../forces/force.js';
 import type { StiffnessScratch } from './geometricStiffness.js';
 
+/** one constraint's geometric stiffness on one workspace's pattern (BilateralConstraint.geometricStiffness) */
+export interface GeometricStiffnessTerm {
+  /**
+   * K += ∂(Gᵀλ)/∂q at fixed multipliers lambda[o … o+m) on the blocks registered for it (D is
+   * there for a term in u; the ones implemented have none)
+   */
+  add(ctx: ForceContext, lambda: Float64Array, o: number, K: BlockMatrix, D: BlockMatrix, t: StiffnessScratch): void;
+}
+
+/** one constraint's term of the position projection's curvature (BilateralConstraint.projectionCurvature) */
+export interface ProjectionCurvatureTerm {
+  /**
+   * a positive semidefinite approximation of ∂²(μᵀg)/∂q² at the projection's multipliers
+   * mu[o … o+m) (the positive part of each body's rotational block, capped against
+   * inertiaTrace[block]), added to curvature[9·block …] (3×3, row-major) of its bodies; the
+   * projection adds those to M
+   */
+  addProjectionCurvature(ctx: ConstraintContext, mu: Float64Array, o: number, curvature: Float64Array, inertiaTrace: Float64Array, t: StiffnessScratch): void;
+}
+
 export interface ConstraintContext {
   readonly model: Model;
   readonly q: Float64Array;     // (nq)
@@ -64,19 +84,18 @@ export interface BilateralConstraint {
   jacobianInto?(ctx: ConstraintContext, out: Float64Array, o0: number, o1: number): void;
   /**
    * Optional, the geometric stiffness of seed 003 (used when the model's `geometricStiffness` is
-   * on): `setupGeometricStiffness` registers the pattern blocks the term fills (once, before the
-   * pattern is built); `addGeometricStiffness` then adds K += ∂(Gᵀλ)/∂q at fixed multipliers
-   * lambda[o … o+m) on those blocks (D is there for a term in u; the ones implemented have none)
+   * on): registers the pattern blocks the term fills and returns the term that fills them, or
+   * null when the constraint has none (a joint without translational rows). Called once per
+   * workspace, before its pattern is built: the term, and the pattern slots it holds, belong to
+   * that workspace (two simulations of one model keep their own).
    */
-  setupGeometricStiffness?(pattern: BlockPattern): void;
-  addGeometricStiffness?(ctx: ForceContext, lambda: Float64Array, o: number, K: BlockMatrix, D: BlockMatrix, t: StiffnessScratch): void;
+  geometricStiffness?(pattern: BlockPattern): GeometricStiffnessTerm | null;
   /**
-   * Optional, the position projection's curvature (integrators/stabilize.ts): a positive
-   * semidefinite approximation of ∂²(μᵀg)/∂q² at the projection's multipliers mu[o … o+m) (the
-   * positive part of each body's rotational block, capped against inertiaTrace[block]), added to
-   * curvature[9·block …] (3×3, row-major) of its bodies; the projection adds those to M
+   * Optional, the position projection's curvature (integrators/stabilize.ts): the term, or null
+   * when the constraint's rows have none the projection uses (joints that do not lock all three
+   * translations)
    */
-  addProjectionCurvature?(ctx: ConstraintContext, mu: Float64Array, o: number, curvature: Float64Array, inertiaTrace: Float64Array, t: StiffnessScratch): void;
+  projectionCurvature?(): ProjectionCurvatureTerm | null;
   /** κ = Ġ u → out[o … o+m) */
   bias(ctx: ConstraintContext, out: Float64Array, o: number): void;
   /** world position of the point its wrench is reported about (./report.ts) */

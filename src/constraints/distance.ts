@@ -27,14 +27,13 @@
  * an axial spring of tension F = −λ, so ∂(Gᵀλ)/∂q at fixed λ is that spring's exact Jacobian
  * with F_l = F_l̇ = 0 (forces/pathSpring.ts; test/constraints/geometricStiffness.test.ts).
  */
-import type { BilateralConstraint, ConstraintContext } from './constraint.js';
+import type { BilateralConstraint, ConstraintContext, GeometricStiffnessTerm } from './constraint.js';
 import { type PointRef, POINT_BODY, POINT_PARTICLE, POINT_WORLD, pointAt } from '../model/points.js';
 import { ModelError } from '../model/errors.js';
 import type { BlockPattern, BlockMatrix } from '../assembly/blockSparse.js';
 import type { ForceContext } from '../forces/force.js';
 import type { AxialMaterial } from '../forces/materials.js';
 import { PathSpring } from '../forces/pathSpring.js';
-import type { StiffnessScratch } from './geometricStiffness.js';
 
 /** a constant tension F (N) with no stiffness of its own: the material of the geometric stiffness */
 class Tension implements AxialMaterial {
@@ -42,6 +41,16 @@ class Tension implements AxialMaterial {
   F = 0;
   evaluate(out: Float64Array): void { out[0] = this.F; out[1] = 0; out[2] = 0; }
   energy(): number { return 0; }
+}
+
+/** K += ∂(Gᵀλ)/∂q at fixed λ = lambda[o]: the Jacobian of the axial spring of tension −λ (one workspace's) */
+class AxialStiffness implements GeometricStiffnessTerm {
+  constructor(private readonly tension: Tension, private readonly spring: PathSpring) {}
+
+  add(ctx: ForceContext, lambda: Float64Array, o: number, K: BlockMatrix, D: BlockMatrix): void {
+    this.tension.F = -lambda[o]!;
+    this.spring.addJacobians(ctx, K, D);
+  }
 }
 
 export interface DistanceSpec {
@@ -76,26 +85,16 @@ export class DistanceConstraint implements BilateralConstraint {
   private readonly xd = [new Float64Array(3), new Float64Array(3)];
   private readonly n = new Float64Array(3);
   private len = 0;
-  /** the geometric stiffness as an axial spring of tension −λ (made by setupGeometricStiffness) */
-  private gs: { tension: Tension; spring: PathSpring } | null = null;
 
   /** true when the first point is a world point (components[0] is then the second point's) */
   get sideAIsWorld(): boolean { return this.pts[0]!.kind === POINT_WORLD; }
 
-  /** the blocks of the geometric stiffness: those of an axial spring between the two points */
-  setupGeometricStiffness(pattern: BlockPattern): void {
-    if (!this.gs) {
-      const tension = new Tension();
-      this.gs = { tension, spring: new PathSpring(`${this.name} (geometric stiffness)`, [this.pts[0]!, this.pts[1]!], tension, this.length) };
-    }
-    this.gs.spring.setup(pattern);
-  }
-
-  /** K += ∂(Gᵀλ)/∂q at fixed λ = lambda[o]: the Jacobian of the axial spring of tension −λ */
-  addGeometricStiffness(ctx: ForceContext, lambda: Float64Array, o: number, K: BlockMatrix, D: BlockMatrix, _t: StiffnessScratch): void {
-    const gs = this.gs!;
-    gs.tension.F = -lambda[o]!;
-    gs.spring.addJacobians(ctx, K, D);
+  /** the geometric stiffness: an axial spring of tension −λ between the two points, on its blocks of `pattern` */
+  geometricStiffness(pattern: BlockPattern): GeometricStiffnessTerm {
+    const tension = new Tension();
+    const spring = new PathSpring(`${this.name} (geometric stiffness)`, [this.pts[0]!, this.pts[1]!], tension, this.length);
+    spring.setup(pattern);
+    return new AxialStiffness(tension, spring);
   }
 
   /** world position of the first point (where reaction torques are reported) */

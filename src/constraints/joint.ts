@@ -42,13 +42,14 @@
  * maps); rates stay finite. The simulation warns about the gimbal's only (Simulation.checkSingular).
  */
 import type { RigidBody, Vec3Tuple, QuatTuple } from '../model/model.js';
-import type { BilateralConstraint, ConstraintContext } from './constraint.js';
+import type { BilateralConstraint, ConstraintContext, GeometricStiffnessTerm, ProjectionCurvatureTerm } from './constraint.js';
 import { ModelError, unitQuaternion } from '../model/errors.js';
 import { quatToMat3, quatMul, quatConj } from '../math/quat.js';
 import { mulAtB3 } from '../math/mat3.js';
 import { type Pose, pose, poseRelative } from '../math/transform.js';
 import { omegaToRpyRate, rpyIsSingular, mat3ToRpyInto } from '../math/rpy.js';
 import type { BlockMatrix, BlockPattern } from '../assembly/blockSparse.js';
+import type { ForceContext } from '../forces/force.js';
 import { addTranslationalStiffness, addLeverCurvature, type StiffnessScratch } from './geometricStiffness.js';
 import { type JointType, type JointMask, type JointLayout, JointFrame, JointKinematics, JOINT_KINEMATICS_SIZE, jointLayout } from './jointRows.js';
 
@@ -93,7 +94,22 @@ function bodyQuat(b: RigidBody | null, q: Float64Array): Float64Array {
   return b ? Float64Array.of(q[b.qOffset + 3]!, q[b.qOffset + 4]!, q[b.qOffset + 5]!, q[b.qOffset + 6]!) : Float64Array.of(1, 0, 0, 0);
 }
 
-export class Joint implements BilateralConstraint {
+/**
+ * A joint's geometric stiffness on one workspace's pattern: its translational rows' term
+ * (geometricStiffness.ts) on the slots of (A, A), (A, B), (B, A), (B, B), −1 where a side has none
+ */
+class TranslationalStiffness implements GeometricStiffnessTerm {
+  constructor(private readonly k: JointKinematics, private readonly linear: Int32Array, private readonly slots: Int32Array) {}
+
+  add(ctx: ForceContext, lambda: Float64Array, o: number, K: BlockMatrix, _D: BlockMatrix, t: StiffnessScratch): void {
+    const s = this.slots;
+    this.k.positions(ctx);
+    this.k.stiffnessVectors(this.linear, lambda, o, t.fsr);
+    addTranslationalStiffness(K, t.fsr, 0, s[0]!, s[1]!, s[2]!, s[3]!, t);
+  }
+}
+
+export class Joint implements BilateralConstraint, ProjectionCurvatureTerm {
   readonly rows: number;
   readonly components: readonly number[];
   readonly compliance: Float64Array;
@@ -119,7 +135,6 @@ export class Joint implements BilateralConstraint {
   private readonly Rcd = new Float64Array(9);
   private readonly M = new Float64Array(9);
   private readonly rpy = new Float64Array(3);
-  private readonly gsSlots = new Int32Array(4).fill(-1);
 
   /**
    * bodyA/bodyB: a rigid body or null (the world). (pAC, qAC): frame C in A's coordinates (in
@@ -264,31 +279,28 @@ export class Joint implements BilateralConstraint {
     if (L.universal) out[row] = k.universalBias();
   }
 
-  /** the blocks (A, A), (A, B), (B, A), (B, B) of the translational rows' geometric stiffness (a world or non-dynamic side has none) */
-  setupGeometricStiffness(pattern: BlockPattern): void {
+  /**
+   * the geometric stiffness of the translational rows (geometricStiffness.ts) on the blocks (A, A),
+   * (A, B), (B, A), (B, B) of `pattern` (a world or non-dynamic side has none); none without
+   * translational rows
+   */
+  geometricStiffness(pattern: BlockPattern): GeometricStiffnessTerm | null {
+    if (this.layout.linear.length === 0) return null;
     const bA = this.bodyA ? this.bodyA.block : -1, bB = this.bodyB ? this.bodyB.block : -1;
     const couple = (i: number, j: number): number => (i >= 0 && j >= 0 ? pattern.couple(i, j) : -1);
-    this.gsSlots[0] = couple(bA, bA); this.gsSlots[1] = couple(bA, bB);
-    this.gsSlots[2] = couple(bB, bA); this.gsSlots[3] = couple(bB, bB);
+    return new TranslationalStiffness(this.k, this.layout.linear, Int32Array.of(couple(bA, bA), couple(bA, bB), couple(bB, bA), couple(bB, bB)));
   }
 
-  /** K += ∂(Gᵀλ)/∂q of the translational rows at the multipliers lambda[o …] (geometricStiffness.ts) */
-  addGeometricStiffness(ctx: ConstraintContext, lambda: Float64Array, o: number, K: BlockMatrix, _D: BlockMatrix, t: StiffnessScratch): void {
-    const L = this.layout, s = this.gsSlots;
-    if (L.linear.length === 0) return;
-    this.k.positions(ctx);
-    this.k.stiffnessVectors(L.linear, lambda, o, t.fsr);
-    addTranslationalStiffness(K, t.fsr, 0, s[0]!, s[1]!, s[2]!, s[3]!, t);
-  }
+  /** the projection's curvature of joints that lock all three translations (their multipliers are then the world force) */
+  projectionCurvature(): ProjectionCurvatureTerm | null { return this.layout.linear.length === 3 ? this : null; }
 
   /**
    * curvature[9b …] += the positive part of the translational rows' curvature at the projection's
-   * multipliers, for the blocks b of both bodies (geometricStiffness.ts, addLeverCurvature), for
-   * joints that lock all three translations: their multipliers are then the world force f, and
-   * μᵀg = f·(x_D − x_C) has no A-B coupling
+   * multipliers, for the blocks b of both bodies (geometricStiffness.ts, addLeverCurvature): the
+   * three translational rows' multipliers are the world force f, and μᵀg = f·(x_D − x_C) has no
+   * A-B coupling. Only through `projectionCurvature`, which offers it to joints with three such rows.
    */
   addProjectionCurvature(ctx: ConstraintContext, mu: Float64Array, o: number, curvature: Float64Array, inertiaTrace: Float64Array, t: StiffnessScratch): void {
-    if (this.layout.linear.length !== 3) return;
     const bA = this.bodyA ? this.bodyA.block : -1, bB = this.bodyB ? this.bodyB.block : -1;
     this.k.positions(ctx);
     this.k.stiffnessVectors(this.layout.linear, mu, o, t.fsr);

@@ -36,6 +36,7 @@
 import type { Workspace } from './workspace.js';
 import { flushTiny, TINY } from '../math/dense.js';
 import { StiffnessScratch } from '../constraints/geometricStiffness.js';
+import type { ProjectionCurvatureTerm } from '../constraints/constraint.js';
 
 /** target violation of the hard rows after projection (m or rad) */
 export const PROJECTION_TOL = 1e-12;
@@ -57,8 +58,10 @@ export class Projection {
   private mu: Float64Array;              // (m) this step's multipliers, summed over its iterations
   private muPrev: Float64Array;          // (m) the previous step's
   private curvatureMu: Float64Array;     // the one the curvature of the next factorization uses
-  /** the constraints that supply the curvature term (joints; those that do not lock all three translations add nothing) */
-  private readonly curved: number[];
+  /** the constraints that supply the curvature term (joints that lock all three translations) */
+  private readonly curved: number[] = [];
+  /** their terms */
+  private readonly curvedTerms: ProjectionCurvatureTerm[] = [];
   private readonly scratch = new StiffnessScratch();
   /** (bodies) the blocks of rigid bodies (6 unknowns) */
   private readonly bodyBlocks: Int32Array;
@@ -84,7 +87,10 @@ export class Projection {
     this.mu = new Float64Array(ws.model.nRows);
     this.muPrev = new Float64Array(ws.model.nRows);
     this.curvatureMu = this.muPrev;
-    this.curved = ws.model.constraints.flatMap((c, ci) => (c.addProjectionCurvature ? [ci] : []));
+    ws.model.constraints.forEach((c, ci) => {
+      const term = c.projectionCurvature?.() ?? null;
+      if (term) { this.curved.push(ci); this.curvedTerms.push(term); }
+    });
     const comps = ws.model.blockComponent;
     this.bodyBlocks = Int32Array.from(Array.from(comps.keys()).filter((b) => ws.model.components[comps[b]!]!.kind === 'body'));
     this.inertiaTrace = Float64Array.from(comps, (ci) => {
@@ -189,7 +195,7 @@ export class Projection {
 
   /** assembles and factors [[M + curvature, Gᵀ], [G, −R]] at (q, u) (G u too, for the velocity projection); M alone without `curvature` */
   private factor(q: Float64Array, u: Float64Array, curvature = true): void {
-    const ws = this.ws, ctx = ws.fs.bind(q, u), cons = ws.model.constraints, rowStart = ws.model.rowStart;
+    const ws = this.ws, ctx = ws.fs.bind(q, u), rowStart = ws.model.rowStart;
     ws.mass(q);
     this.curvatureAdded = curvature && this.curved.length > 0;
     // each body's curvature, summed over its joints, then added to its rotational block of M in
@@ -198,8 +204,7 @@ export class Projection {
       const C = this.curvature, M = ws.M;
       C.fill(0);
       for (let k = 0; k < this.curved.length; k++) {
-        const ci = this.curved[k]!;
-        cons[ci]!.addProjectionCurvature!(ctx, this.curvatureMu, rowStart[ci]!, C, this.inertiaTrace, this.scratch);
+        this.curvedTerms[k]!.addProjectionCurvature(ctx, this.curvatureMu, rowStart[this.curved[k]!]!, C, this.inertiaTrace, this.scratch);
       }
       for (let k = 0; k < this.bodyBlocks.length; k++) {
         const b = this.bodyBlocks[k]!;

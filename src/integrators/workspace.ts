@@ -17,6 +17,7 @@ import { ConstraintSystem } from '../assembly/constraintSystem.js';
 
 import { BlockMatrix } from '../assembly/blockSparse.js';
 import { StiffnessScratch } from '../constraints/geometricStiffness.js';
+import type { GeometricStiffnessTerm } from '../constraints/constraint.js';
 import { StepSolver, stepEntry, type StepSolverOptions, type SolveReport } from '../solvers/stepSolver.js';
 import { quatIntegrateWorld } from '../math/quat.js';
 import { spatialInertiaInto, spatialInertiaInverseOf, spatialScratch } from '../math/spatial.js';
@@ -44,8 +45,10 @@ export class Workspace {
   private readonly qMid: Float64Array;  // (nq) midpoint configuration of the second-order schemes
   /** constraint names reported as redundant so far (warned once each) */
   readonly redundant = new Set<string>();
-  /** with geometric stiffness on: the constraints that supply it (distance constraints, joints) */
-  private readonly geometric: number[];
+  /** with geometric stiffness on: the constraints that supply it (distance constraints, joints with translational rows) */
+  private readonly geometric: number[] = [];
+  /** their terms, on this workspace's pattern (each holds its own slots) */
+  private readonly geometricTerms: GeometricStiffnessTerm[] = [];
   private readonly stiffnessScratch = new StiffnessScratch();
   /** regularization added to hard rows after a rank deficiency (0 while none was found) */
   regularization = 0;
@@ -81,7 +84,6 @@ export class Workspace {
 
   constructor(readonly model: Model, opts: StepSolverOptions = {}) {
     this.cs = new ConstraintSystem(model);
-    this.geometric = !model.settings.geometricStiffness ? [] : model.constraints.flatMap((c, ci) => (c.addGeometricStiffness ? [ci] : []));
     this.qMid = new Float64Array(model.nq);
     this.compMass = Float64Array.from(model.components, (c) => c.mass);
     const blockComp = Array.from(model.blockComponent, (ci) => model.components[ci]!);
@@ -92,7 +94,11 @@ export class Workspace {
     this.pivotScratch = new Float64Array(model.nRows);
     this.fs = new ForceSystem(model, (p) => {
       this.cs.register(p);
-      for (const ci of this.geometric) model.constraints[ci]!.setupGeometricStiffness?.(p);
+      if (!model.settings.geometricStiffness) return;
+      model.constraints.forEach((c, ci) => {
+        const term = c.geometricStiffness?.(p) ?? null;
+        if (term) { this.geometric.push(ci); this.geometricTerms.push(term); }
+      });
     });
     this.M = new BlockMatrix(this.fs.layout);
     this.Gm = this.M;
@@ -348,10 +354,10 @@ export class Workspace {
    */
   addGeometricStiffness(q: Float64Array, u: Float64Array): boolean {
     if (this.geometric.length === 0) return false;
-    const ctx = this.fs.bind(q, u), cons = this.model.constraints, rowStart = this.model.rowStart;
+    const ctx = this.fs.bind(q, u), rowStart = this.model.rowStart;
     for (let i = 0; i < this.geometric.length; i++) {
       const ci = this.geometric[i]!;
-      cons[ci]!.addGeometricStiffness!(ctx, this.cs.lambda, rowStart[ci]!, this.fs.K, this.fs.D, this.stiffnessScratch);
+      this.geometricTerms[i]!.add(ctx, this.cs.lambda, rowStart[ci]!, this.fs.K, this.fs.D, this.stiffnessScratch);
     }
     return true;
   }

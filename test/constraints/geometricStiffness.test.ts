@@ -227,3 +227,34 @@ describe('geometric stiffness of distance constraints', () => {
   });
 });
 
+
+describe('the optional terms belong to the workspace that made them', () => {
+  it('each workspace gets its own geometric-stiffness terms; joints without translational rows have none', () => {
+    const mdl = jointModel('ball'), pattern = new Workspace(mdl).fs.pattern;
+    const j = mdl.constraints[0] as Joint;
+    const t1 = j.geometricStiffness(pattern), t2 = j.geometricStiffness(pattern);
+    expect(t1).not.toBeNull();
+    expect(t1).not.toBe(t2);
+    // a custom mask locking rotations only: no translational rows, no term
+    const b = new ModelBuilder();
+    b.addBody({ name: 'A', mass: 1, inertia: [0.02, 0.03, 0.04, 0, 0, 0], position: [0, 0, 0] });
+    const q0 = b.initialQ();
+    const rot = Joint.atWorldFrame('rot', null, b.componentAt(0) as RigidBody, q0, [0, 0, 0], [1, 0, 0, 0], { type: { linear: [false, false, false], angular: [true, true, true] } });
+    expect(rot.geometricStiffness(new Workspace(b.build()).fs.pattern)).toBeNull();
+  });
+
+  it('the projection curvature comes only from joints that lock all three translations', () => {
+    expect((jointModel('ball').constraints[0] as Joint).projectionCurvature()).not.toBeNull();
+    for (const type of ['slider', 'planar', 'point-on-line'] as const) expect((jointModel(type).constraints[0] as Joint).projectionCurvature()).toBeNull();
+  });
+
+  it('two simulations of one model with the option on step side by side as each does alone', () => {
+    const mdl = jointModel('ball');
+    const alone = new Simulation(mdl);
+    alone.steps(40);
+    const a = new Simulation(mdl), b = new Simulation(mdl);
+    for (let s = 0; s < 40; s++) { a.step(); b.step(); }
+    expect(Array.from(a.state.q)).toEqual(Array.from(alone.state.q));
+    expect(Array.from(b.state.q)).toEqual(Array.from(alone.state.q));
+  });
+});
