@@ -291,6 +291,9 @@ function summary(s: { label: string; model: Model; sim: Simulation; steps: numbe
     const w = d.worstViolation;
     if (v && w.constraint !== null) lines.push(`                largest during the run ${w.value.toExponential(2)} (m or rad) after step ${w.step}, joint "${w.constraint}"`);
   }
+  // bodies: the largest rotation in one step (h|ω|), what decides whether the step resolves the spin
+  const turn = d.fastestTurn;
+  if (turn.body !== null) lines.push(`rotation        fastest turn ${turn.value.toFixed(3)} rad in one step (h|ω|), body "${turn.body}" after step ${turn.step}`);
   for (const w of [...sim.warnings, ...s.warnings]) lines.push(`warning: ${oneLine(w)}`);
   return `${lines.join('\n')}\n`;
 }

@@ -40,6 +40,25 @@ export interface WorstViolation {
   constraint: string | null;
 }
 
+/** the largest rotation of a body in one step, h|ω| over the end-of-step states so far (rad) */
+export interface FastestTurn {
+  /** h|ω| (0 before the first step, or without bodies) */
+  value: number;
+  /** the step after which it was seen (state.step), −1 before the first step */
+  step: number;
+  /** the body, null before the first step or without bodies */
+  body: string | null;
+}
+
+/**
+ * h|ω| (rad per step) past which the trapezoidal rule and Bridson-Marino, which linearize the
+ * gyroscopic force once per step, warn once (docs/integrators.md, fast spin). Measured in the
+ * ninth session: they held a free thin rod at 1.25 and chain100's whip at 1.14, and diverged
+ * after 1.74 (a universal-joint chain, divergence 8 steps later) and at 4.2 (the rod); a step of
+ * 1 rad or more resolves no rotation well, but below 1.5 that did not cost stability
+ */
+export const FAST_TURN = 1.5;
+
 export class Simulation {
   readonly state: State;
   readonly ws: Workspace;
@@ -55,6 +74,14 @@ export class Simulation {
   private worstValue = 0;
   private worstStep = -1;
   private worstRow = -1;
+  /** (bodies) each dynamic body's offset in u, and its component index (for the name) */
+  private readonly bodyU: Int32Array;
+  private readonly bodyComp: Int32Array;
+  private turnValue = 0;
+  private turnStep = -1;
+  private turnBody = -1;
+  /** the first step that turned a body more than FAST_TURN, as "body "name" turned x rad in step k", or null */
+  private firstFastTurn: string | null = null;
 
   constructor(readonly model: Model, opts: SimulationOptions = {}) {
     this.integrator = opts.integrator ?? model.settings.integrator;
@@ -69,6 +96,9 @@ export class Simulation {
     this.q0 = new Float64Array(model.nq);
     this.u0 = new Float64Array(model.nu);
     this.gEnd = new Float64Array(model.nRows);
+    const dyn = model.bodies.filter((b) => b.dynamic);
+    this.bodyU = Int32Array.from(dyn, (b) => b.uOffset);
+    this.bodyComp = Int32Array.from(dyn, (b) => b.index);
   }
 
   private makeScheme(name: IntegratorName): (st: State, h: number) => void {
@@ -103,7 +133,7 @@ export class Simulation {
       // report the failed step, but keep the last good state
       st.q.set(this.q0);
       st.u.set(this.u0);
-      if (e instanceof NonFiniteError) throw new DivergenceError(st.step + 1, st.t + h, e.component, e.detail);
+      if (e instanceof NonFiniteError) throw new DivergenceError(st.step + 1, st.t + h, e.component, e.detail + this.turnHint());
       throw e;
     }
     // 10. report: time, warnings, the worst joint separation (of completed steps only)
@@ -112,8 +142,33 @@ export class Simulation {
     if (this.ws.redundant.size > this.reportedRedundant) this.reportRedundant();
     if (this.singularCheck.length > 0) this.checkSingular();
     this.trackViolation();
+    this.trackTurn();
     if (this.projection.unconverged > 0 && !this.warnedProjection) this.warnProjection();
     if (this.ws.geometricFallbacks > 0 && !this.warnedGeometric) this.warnGeometric();
+  }
+
+  /** keeps the largest h|ω| of a body over the end-of-step states; the trapezoidal rule and Bridson-Marino warn once past FAST_TURN */
+  private trackTurn(): void {
+    const u = this.state.u, U = this.bodyU;
+    let w2 = 0, at = -1;
+    for (let k = 0; k < U.length; k++) {
+      const o = U[k]! + 3, x = u[o]! * u[o]! + u[o + 1]! * u[o + 1]! + u[o + 2]! * u[o + 2]!;
+      if (x > w2) { w2 = x; at = k; }
+    }
+    const turn = this.h * Math.sqrt(w2);
+    if (at < 0 || !(turn > this.turnValue)) return;
+    this.turnValue = turn; this.turnStep = this.state.step; this.turnBody = this.bodyComp[at]!;
+    if (turn <= FAST_TURN || this.firstFastTurn !== null) return;
+    const name = this.model.components[this.turnBody]!.name;
+    this.firstFastTurn = `body "${name}" turned ${turn.toFixed(2)} rad in step ${this.state.step}`;
+    if (this.integrator === 'trapezoidal' || this.integrator === 'bridson-marino') {
+      this.warnings.push(`step ${this.state.step}: body "${name}" turns ${turn.toFixed(2)} rad in one step (|ω| = ${(turn / this.h).toPrecision(3)} rad/s at h = ${this.h.toPrecision(3)} s): the step no longer resolves its rotation, and ${this.integrator === 'trapezoidal' ? 'the trapezoidal rule' : 'Bridson-Marino'}, which linearizes the gyroscopic force once per step, can gain energy or diverge there (docs/integrators.md, fast spin); a smaller step, or implicit Euler, stays bounded`);
+    }
+  }
+
+  /** for a divergence: the first turn of a body past FAST_TURN before it, if any (the likely cause under the second-order schemes) */
+  private turnHint(): string {
+    return this.firstFastTurn === null ? '' : ` (before it, ${this.firstFastTurn}: from then on the step did not resolve its rotation)`;
   }
 
   private warnedGeometric = false;
@@ -231,15 +286,17 @@ export class Simulation {
   /**
    * solver health since the simulation was made: worst refinement residual, unconverged solves,
    * inertia warnings, projections that stopped above their tolerance, steps taken without the
-   * geometric stiffness because it made the step matrix indefinite, and the worst joint
-   * separation. Statistics of everything run so far: `restore` does not reset them.
+   * geometric stiffness because it made the step matrix indefinite, the worst joint separation,
+   * and the fastest turn of a body in one step (h|ω|). Statistics of everything run so far:
+   * `restore` does not reset them.
    */
-  get diagnostics(): { maxResidual: number; unconverged: number; inertiaWarnings: number; lastInertia: string | null; projectionUnconverged: number; geometricFallbacks: number; worstViolation: WorstViolation } {
+  get diagnostics(): { maxResidual: number; unconverged: number; inertiaWarnings: number; lastInertia: string | null; projectionUnconverged: number; geometricFallbacks: number; worstViolation: WorstViolation; fastestTurn: FastestTurn } {
     const w = this.ws;
     const constraint = this.worstRow < 0 ? null : this.model.constraints[w.cs.rowOwner(this.worstRow).constraint]!.name;
     return {
       maxResidual: w.maxResidual, unconverged: w.unconverged, inertiaWarnings: w.inertiaWarnings, lastInertia: w.lastInertia,
       projectionUnconverged: this.projection.unconverged, geometricFallbacks: w.geometricFallbacks, worstViolation: { value: this.worstValue, step: this.worstStep, constraint },
+      fastestTurn: { value: this.turnValue, step: this.turnStep, body: this.turnBody < 0 ? null : this.model.components[this.turnBody]!.name },
     };
   }
 }

@@ -4,7 +4,9 @@
  */
 import { describe, it, expect } from 'vitest';
 import { ModelBuilder } from '../src/model/builder.js';
-import { Simulation } from '../src/simulation.js';
+import { Simulation, FAST_TURN } from '../src/simulation.js';
+import { Joint } from '../src/constraints/joint.js';
+import type { RigidBody } from '../src/model/model.js';
 import { AxialSpring } from '../src/forces/pathSpring.js';
 import { LinearMaterial, type AxialMaterial } from '../src/forces/materials.js';
 import { DivergenceError } from '../src/model/errors.js';
@@ -57,7 +59,64 @@ describe('divergence reporting', () => {
     const sim = new Simulation(model(new LinearMaterial(50, 0.1)), { integrator: 'implicit-euler', step: 0.01 });
     sim.steps(100);
     expect(sim.diagnostics).toEqual({ maxResidual: sim.diagnostics.maxResidual, unconverged: 0, inertiaWarnings: 0, lastInertia: null, projectionUnconverged: 0, geometricFallbacks: 0,
-      worstViolation: { value: 0, step: -1, constraint: null } });
+      worstViolation: { value: 0, step: -1, constraint: null }, fastestTurn: { value: 0, step: -1, body: null } });
     expect(sim.diagnostics.maxResidual).toBeLessThan(1e-13);
+  });
+});
+
+/** a 12-link chain of thin rods (0.1 × 0.02 × 0.02 m, 0.1 kg) on universal joints with tilted frames, released from rest (bench/robustness.ts) */
+function universalChain(integrator: 'trapezoidal' | 'implicit-euler', h: number) {
+  const b = new ModelBuilder();
+  b.settings.integrator = integrator;
+  b.settings.step = h;
+  const len = 0.1, w = 0.02, m = 0.1, I = [(m / 12) * 2 * w * w, (m / 12) * (len * len + w * w), (m / 12) * (len * len + w * w)] as const;
+  for (let i = 0; i < 12; i++) b.addBody({ name: `l${i}`, mass: m, inertia: [I[0], I[1], I[2], 0, 0, 0], position: [(i + 0.5) * len, 0, 0] });
+  const q0 = b.initialQ(), body = (i: number) => b.componentAt(b.componentIndex(`l${i}`)!) as RigidBody;
+  const frame: [number, number, number, number] = [Math.cos(0.3), Math.sin(0.3) * 0.6, Math.sin(0.3) * 0.8, 0];
+  b.addConstraint(Joint.atWorldFrame('pin', null, body(0), q0, [0, 0, 0], frame, { type: 'universal' }));
+  for (let i = 1; i < 12; i++) b.addConstraint(Joint.atWorldFrame(`j${i}`, body(i - 1), body(i), q0, [i * len, 0, 0], frame, { type: 'universal' }));
+  return new Simulation(b.build());
+}
+
+describe('the fastest turn of a body in one step (h|ω|)', () => {
+  it('is h|ω| of the fastest body over the end-of-step states, with its name and step', () => {
+    const b = new ModelBuilder();
+    b.settings.gravity = [0, 0, 0];
+    b.addBody({ name: 'slow', mass: 1, inertia: [0.01, 0.02, 0.03, 0, 0, 0], position: [0, 0, 0], angularVelocity: [0, 0, 2] });
+    // a torque-free spin about a principal axis keeps |ω| = 50 rad/s
+    b.addBody({ name: 'fast', mass: 1, inertia: [0.01, 0.02, 0.03, 0, 0, 0], position: [1, 0, 0], angularVelocity: [50, 0, 0] });
+    const sim = new Simulation(b.build(), { integrator: 'implicit-euler', step: 0.01 });
+    expect(sim.diagnostics.fastestTurn).toEqual({ value: 0, step: -1, body: null });
+    sim.steps(5);
+    const t = sim.diagnostics.fastestTurn;
+    expect(t.body).toBe('fast');
+    expect(t.value).toBeCloseTo(0.5, 12);
+    expect(t.step).toBe(1);
+    // below FAST_TURN, and implicit Euler never warns about it
+    expect(sim.warnings).toEqual([]);
+  });
+
+  // found by bench/robustness.ts: the chain spins its links up about their long axes and the
+  // trapezoidal rule diverged at step 97 with nothing but "could not be factored" to go on
+  it('the trapezoidal rule warns when a body turns more than FAST_TURN rad in a step, and a divergence after it says so', () => {
+    const sim = universalChain('trapezoidal', 1 / 60);
+    let err: unknown = null;
+    try { sim.steps(200); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(DivergenceError);
+    const warned = sim.warnings.find((w) => w.includes('turns') && w.includes('the trapezoidal rule'));
+    expect(warned).toBeDefined();
+    const at = Number(/^step (\d+):/.exec(warned!)![1]);
+    expect(at).toBeLessThan((err as DivergenceError).step);
+    expect(sim.diagnostics.fastestTurn.value).toBeGreaterThan(FAST_TURN);
+    // the divergence names the first turn past FAST_TURN, the one the warning named
+    const first = /body "(l\d+)" turns (\d+\.\d\d) rad/.exec(warned!)!;
+    expect((err as DivergenceError).message).toContain(`(before it, body "${first[1]}" turned ${first[2]} rad in step ${at}: from then on the step did not resolve its rotation)`);
+  });
+
+  it('implicit Euler runs the same chain without the warning', () => {
+    const sim = universalChain('implicit-euler', 1 / 60);
+    sim.steps(200);
+    expect(sim.warnings.some((w) => w.includes('turns'))).toBe(false);
+    expect(sim.diagnostics.fastestTurn.value).toBeGreaterThan(0);
   });
 });

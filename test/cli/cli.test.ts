@@ -168,6 +168,8 @@ describe('vinculum run with joints', () => {
     expect(rows[40]![header.indexOf('bar.qy')]!).toBeCloseTo(Math.sin(angles[40]! / 2), 9);
     expect(f.out()).toMatch(/constraints     largest violation at the end \d\.\d\de-\d+ \(m or rad\), joint "h"/);
     expect(f.out()).toMatch(/^ {16}largest during the run \d\.\d\de-\d+ \(m or rad\) after step \d+, joint "h"$/m);
+    // a model with a body: the fastest turn in one step
+    expect(f.out()).toMatch(/^rotation {8}fastest turn \d\.\d{3} rad in one step \(h\|ω\|\), body "bar" after step \d+$/m);
     // all: the same columns
     const g = fake({ 'h.json': hingePendulum });
     expect(await runCli(['run', 'h.json', '--out', 'h.jsonl', '--outputs', 'all'], g.io)).toBe(0);
