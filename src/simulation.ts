@@ -51,13 +51,21 @@ export interface FastestTurn {
 }
 
 /**
- * h|ω| (rad per step) past which the trapezoidal rule and Bridson-Marino, which linearize the
- * gyroscopic force once per step, warn once (docs/integrators.md, fast spin). Measured in the
- * ninth session: they held a free thin rod at 1.25 and chain100's whip at 1.14, and diverged
- * after 1.74 (a universal-joint chain, divergence 8 steps later) and at 4.2 (the rod); a step of
- * 1 rad or more resolves no rotation well, but below 1.5 that did not cost stability
+ * h|ω| (rad per step) past which the trapezoidal rule and Bridson-Marino (which linearize the
+ * gyroscopic force once per step) and RK4 (explicit) warn once (docs/integrators.md, fast spin).
+ * Measured in the ninth session: the trapezoidal rule held a free thin rod at 1.25 and chain100's
+ * whip at 1.14, and diverged after 1.74 (a universal-joint chain, at step 90, divergence 7 steps
+ * later) and at 4.2 (the rod); a step of 1 rad or more resolves no rotation well, but below 1.5
+ * that did not cost stability. Implicit and symplectic Euler stayed bounded there: no warning.
  */
 export const FAST_TURN = 1.5;
+
+/** the schemes that warn past FAST_TURN, with how the warning names them */
+const TURN_WARNS: Readonly<Partial<Record<IntegratorName, string>>> = {
+  trapezoidal: 'the trapezoidal rule, which linearizes the gyroscopic force once per step,',
+  'bridson-marino': 'Bridson-Marino, which linearizes the gyroscopic force once per step,',
+  rk4: 'RK4, which is explicit,',
+};
 
 export class Simulation {
   readonly state: State;
@@ -160,13 +168,14 @@ export class Simulation {
     this.turnValue = turn; this.turnStep = this.state.step; this.turnBody = this.bodyComp[at]!;
     if (turn <= FAST_TURN || this.firstFastTurn !== null) return;
     const name = this.model.components[this.turnBody]!.name;
-    this.firstFastTurn = `body "${name}" turned ${turn.toFixed(2)} rad in step ${this.state.step}`;
-    if (this.integrator === 'trapezoidal' || this.integrator === 'bridson-marino') {
-      this.warnings.push(`step ${this.state.step}: body "${name}" turns ${turn.toFixed(2)} rad in one step (|ω| = ${(turn / this.h).toPrecision(3)} rad/s at h = ${this.h.toPrecision(3)} s): the step no longer resolves its rotation, and ${this.integrator === 'trapezoidal' ? 'the trapezoidal rule' : 'Bridson-Marino'}, which linearizes the gyroscopic force once per step, can gain energy or diverge there (docs/integrators.md, fast spin); a smaller step, or implicit Euler, stays bounded`);
+    this.firstFastTurn = `body "${name}" turned ${turn.toFixed(3)} rad in step ${this.state.step}`;
+    const scheme = TURN_WARNS[this.integrator];
+    if (scheme) {
+      this.warnings.push(`step ${this.state.step}: body "${name}" turns ${turn.toFixed(3)} rad in one step (|ω| = ${(turn / this.h).toPrecision(3)} rad/s at h = ${this.h.toPrecision(3)} s): the step no longer resolves its rotation, and ${scheme} can gain energy or diverge there (docs/integrators.md, fast spin); a smaller step, or implicit Euler, stays bounded`);
     }
   }
 
-  /** for a divergence: the first turn of a body past FAST_TURN before it, if any (the likely cause under the second-order schemes) */
+  /** for a divergence: the first turn of a body past FAST_TURN since the simulation was made or restored, if any */
   private turnHint(): string {
     return this.firstFastTurn === null ? '' : ` (before it, ${this.firstFastTurn}: from then on the step did not resolve its rotation)`;
   }
@@ -278,6 +287,8 @@ export class Simulation {
     const m = this.model.nRows;
     if (c.carried && c.carried.length !== 2 * m) throw new Error('checkpoint does not match this model');
     this.state.restore(c);
+    // a divergence after this names only turns of the restored run
+    this.firstFastTurn = null;
     if (!c.carried) return;
     this.ws.cs.lambda.set(c.carried.subarray(0, m));
     this.projection.loadMultipliers(c.carried, m);

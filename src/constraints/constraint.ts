@@ -41,7 +41,7 @@ export interface ProjectionCurvatureTerm {
    * inertiaTrace[block]), added to curvature[9·block …] (3×3, row-major) of its bodies; the
    * projection adds those to M
    */
-  addProjectionCurvature(ctx: ConstraintContext, mu: Float64Array, o: number, curvature: Float64Array, inertiaTrace: Float64Array, t: StiffnessScratch): void;
+  add(ctx: ConstraintContext, mu: Float64Array, o: number, curvature: Float64Array, inertiaTrace: Float64Array, t: StiffnessScratch): void;
 }
 
 export interface ConstraintContext {

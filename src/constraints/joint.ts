@@ -109,7 +109,25 @@ class TranslationalStiffness implements GeometricStiffnessTerm {
   }
 }
 
-export class Joint implements BilateralConstraint, ProjectionCurvatureTerm {
+/**
+ * A joint's term of the projection's curvature (three translational rows): curvature[9b …] += the
+ * positive part of those rows' curvature at the projection's multipliers, for the blocks b of both
+ * bodies (−1 for the world; geometricStiffness.ts, addLeverCurvature). The three rows'
+ * multipliers are the world force f, and μᵀg = f·(x_D − x_C) has no A-B coupling.
+ */
+class LeverCurvature implements ProjectionCurvatureTerm {
+  constructor(private readonly k: JointKinematics, private readonly linear: Int32Array, private readonly bA: number, private readonly bB: number) {}
+
+  add(ctx: ConstraintContext, mu: Float64Array, o: number, curvature: Float64Array, inertiaTrace: Float64Array, t: StiffnessScratch): void {
+    const bA = this.bA, bB = this.bB;
+    this.k.positions(ctx);
+    this.k.stiffnessVectors(this.linear, mu, o, t.fsr);
+    if (bB >= 0) addLeverCurvature(curvature, 9 * bB, inertiaTrace[bB]!, t.fsr, 1, 6, t);
+    if (bA >= 0) addLeverCurvature(curvature, 9 * bA, inertiaTrace[bA]!, t.fsr, -1, 3, t);
+  }
+}
+
+export class Joint implements BilateralConstraint {
   readonly rows: number;
   readonly components: readonly number[];
   readonly compliance: Float64Array;
@@ -291,21 +309,10 @@ export class Joint implements BilateralConstraint, ProjectionCurvatureTerm {
     return new TranslationalStiffness(this.k, this.layout.linear, Int32Array.of(couple(bA, bA), couple(bA, bB), couple(bB, bA), couple(bB, bB)));
   }
 
-  /** the projection's curvature of joints that lock all three translations (their multipliers are then the world force) */
-  projectionCurvature(): ProjectionCurvatureTerm | null { return this.layout.linear.length === 3 ? this : null; }
-
-  /**
-   * curvature[9b …] += the positive part of the translational rows' curvature at the projection's
-   * multipliers, for the blocks b of both bodies (geometricStiffness.ts, addLeverCurvature): the
-   * three translational rows' multipliers are the world force f, and μᵀg = f·(x_D − x_C) has no
-   * A-B coupling. Only through `projectionCurvature`, which offers it to joints with three such rows.
-   */
-  addProjectionCurvature(ctx: ConstraintContext, mu: Float64Array, o: number, curvature: Float64Array, inertiaTrace: Float64Array, t: StiffnessScratch): void {
-    const bA = this.bodyA ? this.bodyA.block : -1, bB = this.bodyB ? this.bodyB.block : -1;
-    this.k.positions(ctx);
-    this.k.stiffnessVectors(this.layout.linear, mu, o, t.fsr);
-    if (bB >= 0) addLeverCurvature(curvature, 9 * bB, inertiaTrace[bB]!, t.fsr, 1, 6, t);
-    if (bA >= 0) addLeverCurvature(curvature, 9 * bA, inertiaTrace[bA]!, t.fsr, -1, 3, t);
+  /** the projection's curvature, for joints that lock all three translations (their multipliers are then the world force) */
+  projectionCurvature(): ProjectionCurvatureTerm | null {
+    if (this.layout.linear.length !== 3) return null;
+    return new LeverCurvature(this.k, this.layout.linear, this.bodyA ? this.bodyA.block : -1, this.bodyB ? this.bodyB.block : -1);
   }
 
   /** true when side A is the world (components[0] is then body B) */

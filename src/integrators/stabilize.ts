@@ -204,7 +204,7 @@ export class Projection {
       const C = this.curvature, M = ws.M;
       C.fill(0);
       for (let k = 0; k < this.curved.length; k++) {
-        this.curvedTerms[k]!.addProjectionCurvature(ctx, this.curvatureMu, rowStart[this.curved[k]!]!, C, this.inertiaTrace, this.scratch);
+        this.curvedTerms[k]!.add(ctx, this.curvatureMu, rowStart[this.curved[k]!]!, C, this.inertiaTrace, this.scratch);
       }
       for (let k = 0; k < this.bodyBlocks.length; k++) {
         const b = this.bodyBlocks[k]!;

@@ -45,9 +45,8 @@ export class Workspace {
   private readonly qMid: Float64Array;  // (nq) midpoint configuration of the second-order schemes
   /** constraint names reported as redundant so far (warned once each) */
   readonly redundant = new Set<string>();
-  /** with geometric stiffness on: the constraints that supply it (distance constraints, joints with translational rows) */
+  /** with geometric stiffness on: the constraints that supply it, and their terms on this workspace's pattern */
   private readonly geometric: number[] = [];
-  /** their terms, on this workspace's pattern (each holds its own slots) */
   private readonly geometricTerms: GeometricStiffnessTerm[] = [];
   private readonly stiffnessScratch = new StiffnessScratch();
   /** regularization added to hard rows after a rank deficiency (0 while none was found) */
@@ -95,10 +94,7 @@ export class Workspace {
     this.fs = new ForceSystem(model, (p) => {
       this.cs.register(p);
       if (!model.settings.geometricStiffness) return;
-      model.constraints.forEach((c, ci) => {
-        const term = c.geometricStiffness?.(p) ?? null;
-        if (term) { this.geometric.push(ci); this.geometricTerms.push(term); }
-      });
+      model.constraints.forEach((c, ci) => { const t = c.geometricStiffness?.(p); if (t) { this.geometric.push(ci); this.geometricTerms.push(t); } });
     });
     this.M = new BlockMatrix(this.fs.layout);
     this.Gm = this.M;
@@ -355,10 +351,7 @@ export class Workspace {
   addGeometricStiffness(q: Float64Array, u: Float64Array): boolean {
     if (this.geometric.length === 0) return false;
     const ctx = this.fs.bind(q, u), rowStart = this.model.rowStart;
-    for (let i = 0; i < this.geometric.length; i++) {
-      const ci = this.geometric[i]!;
-      this.geometricTerms[i]!.add(ctx, this.cs.lambda, rowStart[ci]!, this.fs.K, this.fs.D, this.stiffnessScratch);
-    }
+    for (let i = 0; i < this.geometric.length; i++) this.geometricTerms[i]!.add(ctx, this.cs.lambda, rowStart[this.geometric[i]!]!, this.fs.K, this.fs.D, this.stiffnessScratch);
     return true;
   }
 

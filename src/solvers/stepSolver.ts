@@ -274,6 +274,7 @@ export class StepSolver {
     entries: Int32Array, expectedPositive = layout.n): string | null {
     this.analyse(layout, expectedPositive);
     const S = this.sym, res = this.combined;
+    // listed once per pattern: the caller passes the same entries array every step (a new one would list them again)
     if (this.pairsOf !== entries) this.listPairs(entries);
     S.set(P);
     this.nSkew = combine(P, S, D, a0, K, a1, this.pairK, this.pairT, this.skewAt, this.skewVal, res);
