@@ -7,8 +7,8 @@
  */
 import type { Model } from './model/model.js';
 import { State, type Checkpoint } from './model/state.js';
-import { DivergenceError } from './model/errors.js';
-import { Workspace, NonFiniteError } from './integrators/workspace.js';
+import { DivergenceError, NonFiniteError } from './model/errors.js';
+import { Workspace } from './integrators/workspace.js';
 import { SchemeScratch, symplecticEuler, implicitEuler, trapezoidal, bridsonMarino, type Scheme } from './integrators/schemes.js';
 import { Rk4Scratch, rk4 } from './integrators/rk4.js';
 import { Projection, PROJECTION_TOL, PROJECTION_VEL_TOL } from './integrators/stabilize.js';

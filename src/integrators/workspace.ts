@@ -12,21 +12,17 @@
  * preallocated here; one per simulation.
  */
 import type { Model } from '../model/model.js';
+import { NonFiniteError } from '../model/errors.js';
 import { ForceSystem } from '../assembly/forceSystem.js';
 import { ConstraintSystem } from '../assembly/constraintSystem.js';
-
 import { BlockMatrix } from '../assembly/blockSparse.js';
 import { StiffnessScratch } from '../constraints/geometricStiffness.js';
 import type { GeometricStiffnessTerm } from '../constraints/constraint.js';
+import { DependentRows } from './redundancy.js';
 import { StepSolver, stepEntry, type StepSolverOptions, type SolveReport } from '../solvers/stepSolver.js';
 import { quatIntegrateWorld } from '../math/quat.js';
 import { spatialInertiaInto, spatialInertiaInverseOf, spatialScratch } from '../math/spatial.js';
 import { skew, mul3, mulVec3, invert3 } from '../math/mat3.js';
-
-/** raised inside a step; Simulation.step turns it into a DivergenceError with the step number */
-export class NonFiniteError extends Error {
-  constructor(readonly component: string, readonly detail: string) { super(`${component}: ${detail}`); }
-}
 
 export class Workspace {
   readonly fs: ForceSystem;
@@ -42,6 +38,7 @@ export class Workspace {
   readonly Gm: BlockMatrix;
   private readonly small: number[] = [];
   private readonly pivotScratch: Float64Array;
+  private readonly dependent: DependentRows;  // names the whole set behind a redundancy
   private readonly qMid: Float64Array;  // (nq) midpoint configuration of the second-order schemes
   /** constraint names reported as redundant so far (warned once each) */
   readonly redundant = new Set<string>();
@@ -91,6 +88,7 @@ export class Workspace {
     this.blockU = Int32Array.from(blockComp, (c) => c.uOffset);
     this.blockBody = Uint8Array.from(blockComp, (c) => (c.kind === 'body' ? 1 : 0));
     this.pivotScratch = new Float64Array(model.nRows);
+    this.dependent = new DependentRows(model.nSolve, model.nRows);
     this.fs = new ForceSystem(model, (p) => {
       this.cs.register(p);
       if (!model.settings.geometricStiffness) return;
@@ -237,8 +235,8 @@ export class Workspace {
    * only). With constraint rows, a zero or near-zero pivot of a hard row means redundant
    * constraints: the hard rows get a tiny regularization R (1e-8 of the median constraint
    * pivot), written into their −R diagonal (where `rows` keeps it from then on), the matrix is
-   * refactored, and the constraints concerned are recorded in `redundant` (the simulation warns
-   * once per name).
+   * refactored, and the constraints of the whole dependency are recorded in `redundant`
+   * (redundancy.ts; the simulation warns once per name).
    */
   private factorKkt(tentative: boolean): boolean {
     const P = this.M.values, n = this.model.nSolve, m = this.model.nRows;
@@ -253,15 +251,19 @@ export class Workspace {
       const failed = this.solver.failedAt >= n;
       const typical = this.solver.smallPivots(n, 1e-9, this.small, this.pivotScratch);
       if (failed || this.small.length > 0) {
-        // name the constraints, then regularize the hard rows and refactor; R sits above the
-        // detection threshold, so regularized rows are not flagged again
-        if (failed) this.redundant.add(this.model.constraints[this.cs.rowOwner(this.solver.failedAt - n).constraint]!.name);
-        for (let k = 0; k < this.small.length; k++) this.redundant.add(this.model.constraints[this.cs.rowOwner(this.small[k]! - n).constraint]!.name);
+        // regularize the hard rows and refactor; R sits above the detection threshold, so
+        // regularized rows are not flagged again
+        const pivots = failed ? [this.solver.failedAt, ...this.small] : [...this.small];
         const reg = 1e-8 * (typical > 0 ? typical : 1), add = reg - this.regularization;
         this.regularization = reg;
         const diag = this.cs.rowDiagonals;
         for (let i = 0; i < m; i++) if (this.cs.hard[i]) P[diag[i]!] = P[diag[i]!]! - add;
         msg = this.factorStep();
+        // name the constraints: the rows of the whole dependency (redundancy.ts), or the rows
+        // with the small pivots when the regularized matrix cannot be solved
+        const rows = new Set(pivots.map((k) => k - n));
+        if (!msg) this.dependent.find(this.solver, pivots, this.cs.hard, rows);
+        for (const i of [...rows].sort((a, b) => a - b)) this.redundant.add(this.model.constraints[this.cs.rowOwner(i).constraint]!.name);
         // the regularized matrix may still have an indefinite velocity block: the caller's too
         if (msg && tentative && this.velocityBlockIndefinite()) return false;
       }

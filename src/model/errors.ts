@@ -10,6 +10,11 @@ export class ModelError extends Error {
   }
 }
 
+/** raised inside a step; Simulation.step turns it into a DivergenceError with the step number */
+export class NonFiniteError extends Error {
+  constructor(readonly component: string, readonly detail: string) { super(`${component}: ${detail}`); }
+}
+
 export class DivergenceError extends Error {
   constructor(readonly step: number, readonly time: number, readonly component: string, readonly detail: string) {
     super(`diverged at step ${step} (t = ${time.toPrecision(6)} s): ${component}: ${detail}`);
