@@ -107,6 +107,20 @@ export class Simulation {
     const dyn = model.bodies.filter((b) => b.dynamic);
     this.bodyU = Int32Array.from(dyn, (b) => b.uOffset);
     this.bodyComp = Int32Array.from(dyn, (b) => b.index);
+    this.checkInitialViolation();
+  }
+
+  /**
+   * one warning when the initial state violates a hard constraint by more than 1e-9 (joints
+   * given one frame per body need not meet at load; a distance constraint may be given another
+   * length): the stabilization, not the model, then brings the bodies together
+   */
+  private checkInitialViolation(): void {
+    const v = this.largestViolation();
+    if (!v || !(v.value > 1e-9)) return;
+    const st = this.ws.cs.stabilization.method;
+    const what = st === 'projection' ? 'the first step\'s projection moves the bodies onto it' : `${st} pulls them together over the next steps`;
+    this.warnings.push(`t = 0: constraint "${v.constraint}" is violated by ${v.value.toExponential(2)} (m or rad) in the initial state: ${what}`);
   }
 
   private makeScheme(name: IntegratorName): (st: State, h: number) => void {

@@ -1,7 +1,8 @@
 /**
  * The `joints` and `stabilization` sections of a model file (docs/model-format.md, Joints):
  * joints between bodies (Joint.atWorldFrame / atWorldAxis on a frame given in world at load
- * time, so every joint holds exactly at load) and distance constraints between points. Errors
+ * time, so the joint holds exactly at load; or the Joint constructor on one frame fixed in each
+ * body, frameA and frameB, which need not meet at load) and distance constraints between points. Errors
  * are ModelErrors naming the JSON path (`joints[2] (hinge "knee").axis`); the loader prefixes
  * the source.
  */
@@ -79,14 +80,23 @@ function frameJoint(b: ModelBuilder, j: Exclude<JointJson, { type: 'distance' }>
       throw new ModelError(`${at}.${key}`, `a ${j.type} joint has ${rows} row${rows === 1 ? '' : 's'}: give one value or ${rows}, got ${v.length}`);
     }
   }
-  // where: frame, or position (with axis)
+  const spec = { type: j.type, compliance: j.compliance, damping: j.damping, stiffness: j.stiffness, dampingRatio: j.dampingRatio };
+  const prefix = `joint "${name}"`;
+  // where: one frame per side (frameA and frameB, in each side's coordinates)
+  if (j.frameA || j.frameB) {
+    const other = j.frame ? 'frame' : j.position ? 'position' : j.axis ? 'axis' : null;
+    if (other) throw new ModelError(`${at}.${other}`, 'give either frameA and frameB (one frame in each body) or a frame in world, not both');
+    if (!j.frameA || !j.frameB) throw new ModelError(`${at}.${j.frameA ? 'frameB' : 'frameA'}`, 'missing required field (frameA and frameB come together)');
+    const qa = unitQuaternion(`${at}.frameA.orientation`, j.frameA.orientation), qb = unitQuaternion(`${at}.frameB.orientation`, j.frameB.orientation);
+    const pa: Vec3Tuple = [...j.frameA.position], pb: Vec3Tuple = [...j.frameB.position];
+    return atPath(prefix, at, () => new Joint(name, A, B, pa, [qa[0]!, qa[1]!, qa[2]!, qa[3]!], pb, [qb[0]!, qb[1]!, qb[2]!, qb[3]!], spec, q0));
+  }
+  // or one frame in world at load time: frame, or position (with axis)
   if (j.frame && j.position) throw new ModelError(`${at}.position`, 'give either frame or position (with axis), not both');
   const position = j.frame?.position ?? j.position;
-  if (!position) throw new ModelError(`${at}.frame`, 'missing required field (give frame, or position with axis)');
+  if (!position) throw new ModelError(`${at}.frame`, 'missing required field (give frame, position with axis, or frameA and frameB)');
   if (j.frame?.orientation && j.axis) throw new ModelError(`${at}.axis`, 'give either frame.orientation or axis, not both');
-  const spec = { type: j.type, compliance: j.compliance, damping: j.damping, stiffness: j.stiffness, dampingRatio: j.dampingRatio };
   const p: Vec3Tuple = [position[0], position[1], position[2]];
-  const prefix = `joint "${name}"`;
   if (j.axis) {
     const axis: Vec3Tuple = [j.axis[0], j.axis[1], j.axis[2]];
     if (!(Math.hypot(...axis) > 1e-12)) throw new ModelError(`${at}.axis`, `axis ${JSON.stringify(axis)} has zero length`);

@@ -160,6 +160,12 @@ const perRow = (d: string, positive = false) => {
   return doc(z.union([n, z.array(n).min(1)], { error: 'expected a number, or an array with one number per row' }), d);
 };
 
+/** a joint frame fixed in one side: position and orientation in that body's coordinates */
+const bodyFrame = (d: string) => doc(z.strictObject({
+  position: vec3('origin of the frame in the body\'s coordinates, m').default([0, 0, 0]),
+  orientation: quat('orientation [w, x, y, z] of the frame in the body\'s coordinates').default([1, 0, 0, 0]),
+}), d);
+
 export const FrameJointSchema = doc(z.strictObject({
   type: doc(z.enum(JOINT_TYPES), 'the joint type (docs/model-format.md, Joints)'),
   name: name('name, unique among joints (default "<type>#<index>")').optional(),
@@ -171,11 +177,13 @@ export const FrameJointSchema = doc(z.strictObject({
   }), 'the joint frame in world at load time; it is fixed to both bodies there (give frame, or position with axis)').optional(),
   position: vec3('origin of the joint frame in world at load time, m (instead of frame)').optional(),
   axis: vec3('direction in world of the joint frame\'s z axis at load time: the hinge, slider or cylinder axis (instead of frame.orientation)').optional(),
+  frameA: bodyFrame('frame C fixed in bodyA, in bodyA\'s coordinates (in world for "world"); with frameB, instead of frame: the joint then need not hold at load time').optional(),
+  frameB: bodyFrame('frame D fixed in bodyB, in bodyB\'s coordinates (in world for "world"); with frameA, instead of frame').optional(),
   compliance: perRow('compliance α ≥ 0 per row (m/N for translational rows, rad/(N·m) for rotational ones): one value for all rows, or one per row; default 0 (hard)').optional(),
   damping: perRow('damping β ≥ 0 (s) of the compliant rows: one value, or one per row; default 0').optional(),
   stiffness: perRow('instead of compliance: stiffness k > 0 per row (N/m, N·m/rad): one value or one per row', true).optional(),
   dampingRatio: nonNegative('with stiffness: the damping ratio ζ of each row (default 0)').optional(),
-}), 'a joint between two bodies, or a body and the world, at a frame given in world at load time', 'Joint');
+}), 'a joint between two bodies, or a body and the world, at a frame given in world at load time (or at one frame fixed in each side)', 'Joint');
 
 export const DistanceJointSchema = doc(z.strictObject({
   type: z.literal('distance'),

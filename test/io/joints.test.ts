@@ -112,6 +112,28 @@ describe('valid joints', () => {
     expect(Math.abs(sim.state.q[1]!)).toBeLessThan(1e-9);   // no motion along the axis
   });
 
+  it('takes one frame per body (frameA, frameB): the same joint as the world frame where they meet', () => {
+    const c = Math.SQRT1_2;
+    const bodies = [box('A', [0, 0, 0], { orientation: [c, 0, 0, c] }), box('B', [0.4, 0, -0.1])];
+    // the world frame at (0.2, 0, 0), turned by 90° about x: in A (turned 90° about z) and in B
+    const world = { type: 'hinge', name: 'h', bodyA: 'A', bodyB: 'B', frame: { position: [0.2, 0, 0], orientation: [c, c, 0, 0] } };
+    const perBody = { type: 'hinge', name: 'h', bodyA: 'A', bodyB: 'B', frameA: { position: [0, -0.2, 0], orientation: [0.5, 0.5, -0.5, -0.5] }, frameB: { position: [-0.2, 0, 0.1], orientation: [c, c, 0, 0] } };
+    const m1 = load({ bodies, joints: [world] }), m2 = load({ bodies, joints: [perBody] });
+    expect(Math.max(...Array.from(initialViolation(m2), Math.abs))).toBeLessThan(1e-15);
+    const s1 = new Simulation(m1), s2 = new Simulation(m2);
+    s1.steps(100); s2.steps(100);
+    for (let i = 0; i < m1.nq; i++) expect(s2.state.q[i]).toBeCloseTo(s1.state.q[i]!, 12);
+    expect(s2.warnings).toEqual([]);
+  });
+
+  it('per-body frames that do not meet at load: a warning, and the projection assembles the joint in the first step', () => {
+    const m = load({ bodies: [box('B', [0.5, 0, 0])], joints: [{ type: 'ball', name: 'pin', bodyA: 'world', bodyB: 'B', frameA: { position: [0, 0, 0] }, frameB: { position: [-0.45, 0, 0] } }] });
+    const sim = new Simulation(m);
+    expect(sim.warnings).toEqual(['t = 0: constraint "pin" is violated by 5.00e-2 (m or rad) in the initial state: the first step\'s projection moves the bodies onto it']);
+    sim.step();
+    expect(sim.largestViolation()!.value).toBeLessThan(1e-12);
+  });
+
   it('loads the joints example of docs/model-format.md', () => {
     const md = readFileSync(new URL('../../docs/model-format.md', import.meta.url), 'utf8');
     const example = /## Joints[\s\S]*?```json\n([\s\S]*?)\n```/.exec(md)![1]!;
@@ -216,7 +238,7 @@ describe('invalid joints: one line naming the path and the problem', () => {
   });
 
   it('the frame: missing, given twice, or an orientation and an axis', () => {
-    expect(errorFor({ bodies: B, joints: [hinge({ position: undefined, axis: undefined })] })).toBe('joints[0] (hinge "h").frame: missing required field (give frame, or position with axis)');
+    expect(errorFor({ bodies: B, joints: [hinge({ position: undefined, axis: undefined })] })).toBe('joints[0] (hinge "h").frame: missing required field (give frame, position with axis, or frameA and frameB)');
     expect(errorFor({ bodies: B, joints: [hinge({ frame: { position: [0, 0, 0] } })] })).toBe('joints[0] (hinge "h").position: give either frame or position (with axis), not both');
     expect(errorFor({ bodies: B, joints: [hinge({ position: undefined, frame: { position: [0, 0, 0], orientation: [1, 0, 0, 0] } })] }))
       .toBe('joints[0] (hinge "h").axis: give either frame.orientation or axis, not both');
@@ -224,6 +246,15 @@ describe('invalid joints: one line naming the path and the problem', () => {
       .toBe('joints[0] (hinge "h").frame.orientation: quaternion [0,0,0,0] is zero or not finite');
     expect(errorFor({ bodies: B, joints: [hinge({ frame: { position: [0, 0, 0], axis: [0, 0, 1] }, position: undefined })] }))
       .toBe('joints[0] (hinge "h").frame.axis: unknown field "axis"');
+  });
+
+  it('per-body frames: both or neither, and not with a world frame', () => {
+    const h = (extra: Record<string, unknown>) => hinge({ position: undefined, axis: undefined, ...extra });
+    expect(errorFor({ bodies: B, joints: [h({ frameA: { position: [0, 0, 0] } })] })).toBe('joints[0] (hinge "h").frameB: missing required field (frameA and frameB come together)');
+    expect(errorFor({ bodies: B, joints: [h({ frameB: { position: [0, 0, 0] } })] })).toBe('joints[0] (hinge "h").frameA: missing required field (frameA and frameB come together)');
+    expect(errorFor({ bodies: B, joints: [hinge({ frameA: {}, frameB: {} })] })).toBe('joints[0] (hinge "h").position: give either frameA and frameB (one frame in each body) or a frame in world, not both');
+    expect(errorFor({ bodies: B, joints: [h({ frame: { position: [0, 0, 0] }, frameA: {}, frameB: {} })] })).toBe('joints[0] (hinge "h").frame: give either frameA and frameB (one frame in each body) or a frame in world, not both');
+    expect(errorFor({ bodies: B, joints: [h({ frameA: { orientation: [0, 0, 0, 0] }, frameB: {} })] })).toBe('joints[0] (hinge "h").frameA.orientation: quaternion [0,0,0,0] is zero or not finite');
   });
 
   it('duplicate joint names', () => {
