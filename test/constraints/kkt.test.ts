@@ -1,13 +1,17 @@
 /**
  * KKT oracles (000 §0.5, §0.6): the engine's assembled KKT system, solved by the sparse LDLᵀ,
  * equals the dense closed form λ = (GM⁻¹Gᵀ)⁻¹(g − GM⁻¹b), v = M⁻¹b + M⁻¹Gᵀλ of
- * [[M, −Gᵀ], [G, 0]] [v; λ] = [b; g]; the projection matrices satisfy P_v = P_fᵀ; P_v v is
- * tangent (G P_v v = 0); and the inverse KKT blocks match §0.5.
+ * [[M, −Gᵀ], [G, 0]] [v; λ] = [b; g]; the projection matrices satisfy P_v = P_fᵀ, both as dense
+ * formulas and as the engine's own operators (its velocity projection against its KKT solves,
+ * with joint rows); P_v v is tangent (G P_v v = 0); and the inverse KKT blocks match §0.5.
  */
 import { describe, it, expect } from 'vitest';
 import { ModelBuilder } from '../../src/model/builder.js';
 import { Workspace } from '../../src/integrators/workspace.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
+import { Joint } from '../../src/constraints/joint.js';
+import { Projection } from '../../src/integrators/stabilize.js';
+import type { RigidBody } from '../../src/model/model.js';
 import { cscToDense } from '../../src/math/sparse/csc.js';
 import { luDense, luSolveDense, identityDense } from '../../src/math/dense.js';
 import { rng, maxAbsDiff, maxAbs } from '../helpers/numeric.js';
@@ -32,6 +36,21 @@ function scene() {
   b.addConstraint(new DistanceConstraint('bp', b.point('b'), b.point('p'), q0));
   b.addConstraint(new DistanceConstraint('pw', b.point('p'), b.worldPoint([0.3, 0.9, 0.2]), q0));
   b.addConstraint(new DistanceConstraint('pp2', b.point('p'), b.point('p2'), q0));
+  return b.build();
+}
+
+/** two off-centre bodies and a particle on a hinge, a ball joint to the world and a distance constraint (9 rows), velocity projection by M */
+function jointScene() {
+  const b = new ModelBuilder();
+  b.settings.stabilization = { method: 'projection', velocityMetric: 'mass' };
+  b.addBody({ name: 'A', mass: 1.3, inertia: [0.02, 0.03, 0.04, 0.001, 0, 0.002], com: [0.05, 0, 0.02], position: [0, 0, 0], orientation: [1, 0.2, -0.1, 0.3] });
+  b.addBody({ name: 'B', mass: 0.9, inertia: [0.03, 0.03, 0.02, 0, 0, 0], position: [0.6, 0.1, 0] });
+  b.addParticle({ name: 'p', mass: 0.4, position: [0.3, 0.5, 0.2] });
+  b.addMarker({ name: 'b', body: 'B', location: [-0.2, 0, 0.1] });
+  const q0 = b.initialQ(), body = (n: string) => b.componentAt(b.componentIndex(n)!) as RigidBody;
+  b.addConstraint(Joint.atWorldFrame('w', null, body('A'), q0, [-0.1, 0, 0], [0.9, 0.1, 0.3, 0], { type: 'ball' }));
+  b.addConstraint(Joint.atWorldAxis('h', body('A'), body('B'), q0, [0.3, 0.05, 0], [0.2, 1, 0.4], { type: 'hinge' }));
+  b.addConstraint(new DistanceConstraint('bp', b.point('b'), b.point('p'), q0));
   return b.build();
 }
 
@@ -70,6 +89,43 @@ describe('KKT oracles (000 §0.5, §0.6)', () => {
     ws.solveWith(rhs, x);
     expect(maxAbsDiff(x.subarray(0, n), v)).toBeLessThan(1e-12 * (1 + maxAbs(v)));
     expect(maxAbsDiff(x.subarray(n).map((y) => -y), lam)).toBeLessThan(1e-12 * (1 + maxAbs(lam)));
+  });
+
+  // the dense identity alone holds for any symmetric M: here both sides are the engine's own
+  // operators, on a model with joint rows too
+  it('P_v = P_fᵀ between the engine\'s velocity projection and its KKT solves, with joints', () => {
+    const jm = jointScene(), jws = new Workspace(jm), nn = jm.nSolve, mm = jm.nRows;
+    expect(mm).toBe(9);
+    const proj = new Projection(jws);
+    // P_f b = M v for v from the engine's solve of [[M, Gᵀ], [G, −R]] [v; μ] = [b; 0]
+    jws.mass(jm.initialQ);
+    jws.cs.evaluate(jws.fs.bind(jm.initialQ, jm.initialU), jws.Gm, true, null, false);
+    jws.cs.projectionRows(jws.Gm, 0);
+    jws.factor(0, 0);
+    const Pf = new Float64Array(nn * nn), rhs = new Float64Array(nn + mm), x = new Float64Array(nn + mm), Mv = new Float64Array(nn + mm);
+    for (let j = 0; j < nn; j++) {
+      rhs.fill(0); rhs[j] = 1;
+      jws.solveWith(rhs, x);
+      jws.mulM(Mv, x);
+      for (let i = 0; i < nn; i++) Pf[i * nn + j] = Mv[i]!;
+    }
+    // P_v e_j: the engine's velocity projection (velocityMetric "mass": P_v of §0.5) of a unit velocity
+    const Pv = new Float64Array(nn * nn), q = jm.initialQ.slice(), u = new Float64Array(jm.nu), us = new Float64Array(nn + mm);
+    for (let j = 0; j < nn; j++) {
+      q.set(jm.initialQ); u.fill(0); u[j] = 1;
+      proj.run(q, u);
+      jws.gather(us, u);
+      for (let i = 0; i < nn; i++) Pv[i * nn + j] = us[i]!;
+    }
+    expect(proj.unconverged).toBe(0);
+    // positions untouched (the joints hold at load), and P_v = P_fᵀ: tangent velocities, and the
+    // forces that do no work on them
+    expect(maxAbsDiff(q, jm.initialQ)).toBe(0);
+    const PfT = new Float64Array(nn * nn);
+    for (let i = 0; i < nn; i++) for (let j = 0; j < nn; j++) PfT[i * nn + j] = Pf[j * nn + i]!;
+    expect(maxAbsDiff(Pv, PfT)).toBeLessThan(1e-11);
+    // and not trivially: the projections remove something
+    expect(maxAbsDiff(Pv, identityDense(nn))).toBeGreaterThan(0.1);
   });
 
   it('P_v = P_fᵀ, G P_v = 0, and the inverse KKT blocks of §0.5', () => {
