@@ -344,5 +344,6 @@ function stabilizationText(given: Stabilization): string {
   const s = resolveStabilization(given);
   if (s.method === 'baumgarte') return `baumgarte (alpha ${fmt(s.alpha)} 1/s, beta ${fmt(s.beta)} 1/s²)`;
   if (s.method === 'spook') return `spook (relaxation ${fmt(s.relaxation)} steps, compliance ${fmt(s.compliance)})`;
-  return s.velocityMetric === 'mass' ? 'projection (velocities mass-weighted)' : 'projection';
+  const mass = [s.positionMetric === 'mass' ? 'positions' : '', s.velocityMetric === 'mass' ? 'velocities' : ''].filter(Boolean);
+  return mass.length === 0 ? 'projection' : `projection (${mass.join(' and ')} mass-weighted)`;
 }

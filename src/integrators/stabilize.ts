@@ -15,7 +15,9 @@
  * Metric: both projections weight by the factored matrix, M plus the curvature below, so they
  * are the mass-weighted ones of §0.5 only where the curvature is zero (measured consequences:
  * docs/constraints.md, stabilization). The model's `velocityMetric: 'mass'` makes the velocity
- * projection P_v of §0.5 exactly, by at most one more factorization (M(q⁺) and G(q⁺), no curvature).
+ * projection P_v of §0.5 exactly, by at most one more factorization (M(q⁺) and G(q⁺), no curvature);
+ * `positionMetric: 'mass'` leaves the curvature out of the position projection, whose every
+ * iteration is then §0.6's mass-weighted step (and long chains need more Newton steps).
  * Compliant rows are left alone (they are springs). Used when the model's stabilization method
  * is 'projection' (the default).
  *
@@ -193,8 +195,11 @@ export class Projection {
   /** the multipliers the next step starts from ← src[o …] */
   loadMultipliers(src: Float64Array, o: number): void { this.mu.set(src.subarray(o, o + this.mu.length)); }
 
-  /** assembles and factors [[M + curvature, Gᵀ], [G, −R]] at (q, u) (G u too, for the velocity projection); M alone without `curvature` */
-  private factor(q: Float64Array, u: Float64Array, curvature = true): void {
+  /**
+   * assembles and factors [[M + curvature, Gᵀ], [G, −R]] at (q, u) (G u too, for the velocity
+   * projection); M alone without `curvature` (by default, with the 'mass' position metric)
+   */
+  private factor(q: Float64Array, u: Float64Array, curvature = this.ws.cs.stabilization.positionMetric !== 'mass'): void {
     const ws = this.ws, ctx = ws.fs.bind(q, u), rowStart = ws.model.rowStart;
     ws.mass(q);
     this.curvatureAdded = curvature && this.curved.length > 0;

@@ -40,8 +40,8 @@ export function addJoints(b: ModelBuilder, joints: readonly JointJson[], label: 
 /** the settings' stabilization from the file's (parameters only with their method) */
 export function stabilization(s: StabilizationJson | undefined): Stabilization {
   if (!s) return { ...DEFAULT_SETTINGS.stabilization };
-  const own: Record<Stabilization['method'], readonly string[]> = { projection: ['velocityMetric'], baumgarte: ['alpha', 'beta'], spook: ['relaxation', 'compliance'] };
-  for (const key of ['alpha', 'beta', 'relaxation', 'compliance', 'velocityMetric'] as const) {
+  const own: Record<Stabilization['method'], readonly string[]> = { projection: ['velocityMetric', 'positionMetric'], baumgarte: ['alpha', 'beta'], spook: ['relaxation', 'compliance'] };
+  for (const key of ['alpha', 'beta', 'relaxation', 'compliance', 'velocityMetric', 'positionMetric'] as const) {
     if (s[key] !== undefined && !own[s.method].includes(key)) {
       const owner = (Object.keys(own) as Stabilization['method'][]).find((m) => own[m].includes(key))!;
       throw new ModelError(`stabilization.${key}`, `applies to method "${owner}", not "${s.method}"`);
@@ -53,6 +53,7 @@ export function stabilization(s: StabilizationJson | undefined): Stabilization {
   if (s.relaxation !== undefined) out.relaxation = s.relaxation;
   if (s.compliance !== undefined) out.compliance = s.compliance;
   if (s.velocityMetric !== undefined) out.velocityMetric = s.velocityMetric;
+  if (s.positionMetric !== undefined) out.positionMetric = s.positionMetric;
   return out;
 }
 

@@ -55,7 +55,7 @@ export interface Marker {
  * - 'projection' (default): velocity rows G u⁺ = 0 (first-order schemes, G at q_k) or
  *   G_mid u⁺ = −(h/2)κ (second-order schemes, G at the midpoint), then a post-step projection of
  *   positions and velocities onto the constraints (000 §0.5-0.6), weighted by M plus the joints'
- *   curvature, or for velocities by M alone (`velocityMetric`);
+ *   curvature, or by M alone (`positionMetric`, `velocityMetric`);
  * - 'baumgarte': g̈ + α ġ + β g = 0 at the velocity level (004), no projection;
  * - 'spook': the regularized, stabilized rows of 001 eq. 23 with relaxation d steps, no projection.
  */
@@ -75,10 +75,17 @@ export interface Stabilization {
    * G(q⁺)u = 0; 'mass': P_v of 000 §0.5 exactly, M(q⁺) alone, at most one more factorization per step
    */
   velocityMetric?: 'projection' | 'mass';
+  /**
+   * projection only: the metric of the position projection. 'projection' (default): M plus the
+   * joints' curvature (the Hessian of μᵀg, capped), which keeps Newton's convergence on long chains
+   * under tension; 'mass': M alone, every iteration the mass-weighted step of 000 §0.6
+   * (δq = −M⁻¹Gᵀ(GM⁻¹Gᵀ)⁻¹g), at the price of more factorizations there (docs/constraints.md)
+   */
+  positionMetric?: 'projection' | 'mass';
 }
 
 /** the defaults of the projection's, Baumgarte's and SPOOK's parameters (see Stabilization) */
-export const STABILIZATION_DEFAULTS = Object.freeze({ alpha: 40, beta: 400, relaxation: 4, compliance: 1e-10, velocityMetric: 'projection' as const });
+export const STABILIZATION_DEFAULTS = Object.freeze({ alpha: 40, beta: 400, relaxation: 4, compliance: 1e-10, velocityMetric: 'projection' as const, positionMetric: 'projection' as const });
 
 /** a Stabilization with every parameter given */
 export type ResolvedStabilization = Readonly<Required<Stabilization>>;
@@ -88,7 +95,7 @@ export function resolveStabilization(s: Stabilization): ResolvedStabilization {
   const d = STABILIZATION_DEFAULTS;
   return Object.freeze({
     method: s.method, alpha: s.alpha ?? d.alpha, beta: s.beta ?? d.beta, relaxation: s.relaxation ?? d.relaxation, compliance: s.compliance ?? d.compliance,
-    velocityMetric: s.velocityMetric ?? d.velocityMetric,
+    velocityMetric: s.velocityMetric ?? d.velocityMetric, positionMetric: s.positionMetric ?? d.positionMetric,
   });
 }
 

@@ -229,6 +229,9 @@ describe('vinculum validate, info, schema', () => {
     const v = fake({ 'v.json': JSON.stringify({ ...model, stabilization: { method: 'projection', velocityMetric: 'mass' } }) });
     expect(await runCli(['info', 'v.json'], v.io)).toBe(0);
     expect(v.out()).toContain('stabilization   projection (velocities mass-weighted)\n');
+    const w = fake({ 'w.json': JSON.stringify({ ...model, stabilization: { method: 'projection', positionMetric: 'mass', velocityMetric: 'mass' } }) });
+    expect(await runCli(['info', 'w.json'], w.io)).toBe(0);
+    expect(w.out()).toContain('stabilization   projection (positions and velocities mass-weighted)\n');
   });
 
   it('info describes the model', async () => {

@@ -13,24 +13,14 @@ import { SupernodalLdlt } from '../../src/math/sparse/supernodal.js';
 import { Projection } from '../../src/integrators/stabilize.js';
 import { chainOfBodies } from '../../examples/scenes.js';
 import { cscToDense } from '../../src/math/sparse/csc.js';
-import { luDense, luSolveDense } from '../../src/math/dense.js';
 import { rng, maxAbsDiff, maxAbs } from '../helpers/numeric.js';
+import { massWeightedCorrection } from '../helpers/projection.js';
 
 /** P_v u = u − M⁻¹Gᵀ(GM⁻¹Gᵀ)⁻¹G u, dense (M: n×n, G: m×n, row-major) */
 function denseProjection(M: Float64Array, G: Float64Array, n: number, m: number, u: Float64Array): Float64Array {
-  const luM = luDense(M, n)!, x = new Float64Array(n), col = new Float64Array(n);
-  // W = M⁻¹Gᵀ (n×m, column by column) and S = G W
-  const W = new Float64Array(n * m), S = new Float64Array(m * m);
-  for (let j = 0; j < m; j++) {
-    for (let k = 0; k < n; k++) col[k] = G[j * n + k]!;
-    luSolveDense(x, luM, col);
-    for (let k = 0; k < n; k++) W[k * m + j] = x[k]!;
-  }
-  for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) { let s = 0; for (let k = 0; k < n; k++) s += G[i * n + k]! * W[k * m + j]!; S[i * m + j] = s; }
-  const Gu = new Float64Array(m), y = new Float64Array(m);
-  for (let i = 0; i < m; i++) { let s = 0; for (let k = 0; k < n; k++) s += G[i * n + k]! * u[k]!; Gu[i] = s; }
-  luSolveDense(y, luDense(S, m)!, Gu);
-  return u.map((v, k) => { let s = 0; for (let j = 0; j < m; j++) s += W[k * m + j]! * y[j]!; return v - s; });
+  const Gu = Float64Array.from({ length: m }, (_, i) => { let s = 0; for (let k = 0; k < n; k++) s += G[i * n + k]! * u[k]!; return s; });
+  const c = massWeightedCorrection(M, G, n, m)(Gu);
+  return u.map((v, k) => v - c[k]!);
 }
 
 describe('velocity projection metric', () => {

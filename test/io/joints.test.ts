@@ -155,6 +155,8 @@ describe('stabilization', () => {
       { method: 'spook', relaxation: 5, compliance: 1e-8 },
       { method: 'projection', velocityMetric: 'mass' },
       { method: 'projection', velocityMetric: 'projection' },
+      { method: 'projection', positionMetric: 'mass' },
+      { method: 'projection', positionMetric: 'mass', velocityMetric: 'mass' },
     ];
     for (const s of cases) expect(load({ stabilization: s }).settings.stabilization).toEqual(s);
   });
@@ -165,6 +167,8 @@ describe('stabilization', () => {
     expect(errorFor({ stabilization: { method: 'baumgarte', compliance: 1 } })).toBe('stabilization.compliance: applies to method "spook", not "baumgarte"');
     expect(errorFor({ stabilization: { method: 'spook', velocityMetric: 'mass' } })).toBe('stabilization.velocityMetric: applies to method "projection", not "spook"');
     expect(errorFor({ stabilization: { velocityMetric: 'kinetic' } })).toMatch(/^stabilization\.velocityMetric: /);
+    expect(errorFor({ stabilization: { method: 'baumgarte', positionMetric: 'mass' } })).toBe('stabilization.positionMetric: applies to method "projection", not "baumgarte"');
+    expect(errorFor({ stabilization: { positionMetric: 'kinetic' } })).toMatch(/^stabilization\.positionMetric: /);
     expect(errorFor({ stabilization: { method: 'lagrange' } })).toBe('stabilization.method: expected "projection", "baumgarte" or "spook", got "lagrange"');
     expect(errorFor({ stabilization: { method: 'spook', relaxation: 0 } })).toBe('stabilization.relaxation: must be positive (got 0)');
     expect(errorFor({ stabilization: { method: 'baumgarte', beta: -1 } })).toBe('stabilization.beta: must be non-negative (got -1)');
