@@ -192,3 +192,17 @@ describe('non-symmetric step matrices', () => {
     expect(small).toEqual([]);
   });
 });
+
+describe('the symbolic analysis across steps (issue 3 §2)', () => {
+  it('one AMD ordering and symbolic factorization serve every step of a constrained run, under every integrator', () => {
+    for (const integrator of ['symplectic-euler', 'implicit-euler', 'trapezoidal', 'bridson-marino', 'rk4'] as const) {
+      const sim = new Simulation(chainOfBodies(10, { integrator }));
+      sim.step();
+      const first = sim.ws.solver.analysis;
+      expect(first).not.toBeNull();
+      const analyses = new Set([first]);
+      for (let s = 0; s < 20; s++) { sim.step(); analyses.add(sim.ws.solver.analysis); }
+      expect(analyses.size).toBe(1);
+    }
+  });
+});
