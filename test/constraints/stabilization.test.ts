@@ -31,7 +31,9 @@ describe('stabilization methods', () => {
     sim.steps(200);
     const t = 0.2, tau = 0.05, expected = 0.01 * (1 + t / tau) * Math.exp(-t / tau);
     console.log(`Baumgarte: length error after 0.2 s ${lengthError(sim).toExponential(3)}, continuous-time ${expected.toExponential(3)}`);
-    expect(Math.abs(lengthError(sim))).toBeLessThan(3 * expected);
+    // 4.5% off: the step's first-order error (hα = 0.04) and the distance constraint's own
+    // nonlinearity at a 1% stretch; a factor-2 error in α or β moves it by more than 30%
+    expect(Math.abs(lengthError(sim) - expected)).toBeLessThan(0.1 * expected);
   });
 
   it('Baumgarte: the residual drift band is first order in h', () => {
