@@ -16,8 +16,8 @@
  * are the mass-weighted ones of §0.5 only where the curvature is zero (measured consequences:
  * docs/constraints.md, stabilization). The model's `velocityMetric: 'mass'` makes the velocity
  * projection P_v of §0.5 exactly, by at most one more factorization (M(q⁺) and G(q⁺), no curvature);
- * `positionMetric: 'mass'` leaves the curvature out of the position projection, whose every
- * iteration is then §0.6's mass-weighted step (and long chains need more Newton steps).
+ * `positionMetric: 'mass'` leaves the curvature out of every factorization, so each Newton step
+ * of the positions is §0.6's mass-weighted step (and long chains need more of them).
  * Compliant rows are left alone (they are springs). Used when the model's stabilization method
  * is 'projection' (the default).
  *

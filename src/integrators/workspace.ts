@@ -259,10 +259,8 @@ export class Workspace {
         const diag = this.cs.rowDiagonals;
         for (let i = 0; i < m; i++) if (this.cs.hard[i]) P[diag[i]!] = P[diag[i]!]! - add;
         msg = this.factorStep();
-        // name the constraints: the rows of the whole dependency (redundancy.ts), or the rows
-        // with the small pivots when the regularized matrix cannot be solved
-        const rows = new Set(pivots.map((k) => k - n));
-        if (!msg) this.dependent.find(this.solver, pivots, this.cs.hard, rows);
+        // name the constraints of every dependency (redundancy.ts; the pivot rows alone if the regularized matrix fails)
+        const rows = this.dependent.name(this.solver, pivots, reg, this.cs.hard, this.pivotScratch);
         for (const i of [...rows].sort((a, b) => a - b)) this.redundant.add(this.model.constraints[this.cs.rowOwner(i).constraint]!.name);
         // the regularized matrix may still have an indefinite velocity block: the caller's too
         if (msg && tentative && this.velocityBlockIndefinite()) return false;

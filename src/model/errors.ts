@@ -1,7 +1,8 @@
 /**
  * Errors a user can act on. `ModelError` names the JSON path or component at fault; the CLI
  * prints it on one line and exits with code 2. `DivergenceError` reports the first non-finite
- * state (exit code 3).
+ * state (exit code 3). `NonFiniteError` is internal: raised inside a step, it becomes the
+ * DivergenceError with the step number.
  */
 export class ModelError extends Error {
   constructor(readonly path: string, readonly detail: string) {

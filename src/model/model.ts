@@ -78,8 +78,9 @@ export interface Stabilization {
   /**
    * projection only: the metric of the position projection. 'projection' (default): M plus the
    * joints' curvature (the Hessian of μᵀg, capped), which keeps Newton's convergence on long chains
-   * under tension; 'mass': M alone, every iteration the mass-weighted step of 000 §0.6
-   * (δq = −M⁻¹Gᵀ(GM⁻¹Gᵀ)⁻¹g), at the price of more factorizations there (docs/constraints.md)
+   * under tension; 'mass': M alone, so each Newton step is the mass-weighted step of 000 §0.6
+   * (δq = −M⁻¹Gᵀ(GM⁻¹Gᵀ)⁻¹g; the chord iterations between reuse its M and G), at the price of
+   * more factorizations there (docs/constraints.md)
    */
   positionMetric?: 'projection' | 'mass';
 }

@@ -109,10 +109,14 @@ describe('KKT oracles (000 §0.5, §0.6)', () => {
       jws.mulM(Mv, x);
       for (let i = 0; i < nn; i++) Pf[i * nn + j] = Mv[i]!;
     }
-    // P_v e_j: the engine's velocity projection (velocityMetric "mass": P_v of §0.5) of a unit velocity
-    const Pv = new Float64Array(nn * nn), q = jm.initialQ.slice(), u = new Float64Array(jm.nu), us = new Float64Array(nn + mm);
+    // P_v e_j: the engine's velocity projection (velocityMetric "mass": P_v of §0.5) of a unit
+    // velocity; with multipliers carried in, so that the default metric's curvature would act
+    const Pv = new Float64Array(nn * nn), q = jm.initialQ.slice(), u = new Float64Array(jm.nu), us = new Float64Array(nn + mm), e = new Float64Array(nn + mm);
+    const carried = new Float64Array(2 * mm).fill(1);
     for (let j = 0; j < nn; j++) {
-      q.set(jm.initialQ); u.fill(0); u[j] = 1;
+      q.set(jm.initialQ); u.fill(0); e.fill(0); e[j] = 1;
+      jws.scatterAdd(u, e, 1);
+      proj.loadMultipliers(carried, mm);
       proj.run(q, u);
       jws.gather(us, u);
       for (let i = 0; i < nn; i++) Pv[i * nn + j] = us[i]!;

@@ -62,13 +62,13 @@ describe('closed loops and redundant constraints', () => {
   });
 
   // the warning used to name only the joint whose pivot vanished ("O1"), not the set (issue 3 §5)
-  it('the warning names the joints of the dependency and no other', () => {
+  it('the warning names the joints of the dependency and no other, even a joint on the loop\'s bodies', () => {
     const b = new ModelBuilder();
     rodBetween(b, 'crank', [0, 0, 0], [0.1, 0, 0.28]); rodBetween(b, 'coupler', [0.1, 0, 0.28], [0.6, 0, 0.5]); rodBetween(b, 'rocker', [0.6, 0, 0], [0.6, 0, 0.5]);
-    b.addBody({ name: 'bob', mass: 1, inertia: [0.01, 0.01, 0.01, 0, 0, 0], position: [2, 0, -0.5] });
+    b.addBody({ name: 'bob', mass: 1, inertia: [0.01, 0.01, 0.01, 0, 0, 0], position: [0.35, 0, 0.1] });
     const q0 = b.initialQ(), body = (n: string) => b.componentAt(b.componentIndex(n)!) as RigidBody;
-    // an independent pendulum first, then the loop
-    b.addConstraint(Joint.atWorldFrame('P', null, body('bob'), q0, [2, 0, 0], [1, 0, 0, 0], { type: 'ball' }));
+    // a pendulum hung from the coupler (coupled to the loop, not part of its dependency), then the loop
+    b.addConstraint(Joint.atWorldFrame('P', body('coupler'), body('bob'), q0, [0.35, 0, 0.39], [1, 0, 0, 0], { type: 'ball' }));
     b.addConstraint(Joint.atWorldAxis('O1', null, body('crank'), q0, [0, 0, 0], Y, { type: 'hinge' }));
     b.addConstraint(Joint.atWorldAxis('A', body('crank'), body('coupler'), q0, [0.1, 0, 0.28], Y, { type: 'hinge' }));
     b.addConstraint(Joint.atWorldAxis('B', body('coupler'), body('rocker'), q0, [0.6, 0, 0.5], Y, { type: 'hinge' }));
@@ -76,6 +76,52 @@ describe('closed loops and redundant constraints', () => {
     const sim = new Simulation(b.build(), { integrator: 'implicit-euler', step: 1 / 240 });
     sim.steps(10);
     expect(sim.warnings).toEqual([expect.stringMatching(/^step 1: redundant constraints "O1", "A", "B", "O2": regularized with R = /)]);
+  });
+
+  /** a chain of n rods on hinges about y from the world; extra joints by name: [name, after joint index] */
+  function hingeChain(n: number, doubled: [string, number][]) {
+    const b = new ModelBuilder();
+    for (let i = 0; i < n; i++) rodBetween(b, `r${i}`, [0.2 * i, 0, 0], [0.2 * (i + 1), 0, 0]);
+    const q0 = b.initialQ(), body = (i: number) => (i < 0 ? null : b.componentAt(b.componentIndex(`r${i}`)!) as RigidBody);
+    const hinge = (name: string, i: number) => b.addConstraint(Joint.atWorldAxis(name, body(i - 1), body(i), q0, [0.2 * i, 0, 0], Y, { type: 'hinge' }));
+    for (let i = 0; i < n; i++) {
+      hinge(i === 0 ? 'pin' : `j${i}`, i);
+      for (const [name, at] of doubled) if (at === i) hinge(name, i);
+    }
+    return new Simulation(b.build(), { integrator: 'implicit-euler', step: 1 / 240 });
+  }
+
+  // the factorization fails at the first zero pivot and hides the ones after it: the second
+  // doubled joint went unnamed
+  it('two independent redundancies are both named, with all four joints', () => {
+    const sim = hingeChain(10, [['pin2', 0], ['dup', 9]]);
+    sim.steps(5);
+    expect(sim.warnings).toEqual([expect.stringMatching(/^step 1: redundant constraints "pin", "pin2", "j9", "dup": regularized with R = /)]);
+    expect(sim.state.q.every(Number.isFinite)).toBe(true);
+  });
+
+  it('a chain with every joint doubled names every joint', () => {
+    const sim = hingeChain(6, Array.from({ length: 6 }, (_, i) => [`k${i}`, i] as [string, number]));
+    sim.steps(2);
+    const names = ['pin', 'k0', ...Array.from({ length: 5 }, (_, i) => [`j${i + 1}`, `k${i + 1}`]).flat()];
+    expect(sim.warnings).toEqual([`step 1: redundant constraints ${names.map((x) => `"${x}"`).join(', ')}: regularized with R = ${sim.ws.regularization.toExponential(1)}`]);
+  });
+
+  // a compliant row with a tiny compliance has a tiny pivot too: it used to make an unrelated
+  // hard joint named (its multipliers have no 1/R part to single out a dependency)
+  it('a nearly rigid compliant pair names its own row only, not a hard joint next to it', () => {
+    const b = new ModelBuilder();
+    b.addBody({ name: 'arm', mass: 1, inertia: [0.03, 0.03, 0.002, 0, 0, 0], position: [0.25, 0, 0], orientation: [Math.SQRT1_2, 0, Math.SQRT1_2, 0] });
+    b.addBody({ name: 'fore', mass: 1, inertia: [0.03, 0.03, 0.002, 0, 0, 0], position: [0.75, 0, 0], orientation: [Math.SQRT1_2, 0, Math.SQRT1_2, 0] });
+    const q0 = b.initialQ(), body = (n: string) => b.componentAt(b.componentIndex(n)!) as RigidBody;
+    b.addConstraint(Joint.atWorldAxis('h1', null, body('arm'), q0, [0, 0, 0], Y, { type: 'hinge' }));
+    b.addConstraint(Joint.atWorldAxis('c1', body('arm'), body('fore'), q0, [0.5, 0, 0], Y, { type: 'hinge', compliance: 1e-18 }));
+    b.addConstraint(Joint.atWorldAxis('c2', body('arm'), body('fore'), q0, [0.5, 0, 0], Y, { type: 'hinge', compliance: 1e-18 }));
+    const sim = new Simulation(b.build(), { integrator: 'implicit-euler', step: 1 / 240 });
+    sim.steps(5);
+    expect(sim.warnings.length).toBe(1);
+    expect(sim.warnings[0]).not.toContain('"h1"');
+    expect(sim.state.q.every(Number.isFinite)).toBe(true);
   });
 
   // regression: with the geometric stiffness on, the redundant rows' first factorization (one
