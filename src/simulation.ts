@@ -90,6 +90,7 @@ export class Simulation {
   private turnBody = -1;
   /** the first step that turned a body more than FAST_TURN, as "body "name" turned x rad in step k", or null */
   private firstFastTurn: string | null = null;
+  private warnedTurn = false;
 
   constructor(readonly model: Model, opts: SimulationOptions = {}) {
     this.integrator = opts.integrator ?? model.settings.integrator;
@@ -169,7 +170,10 @@ export class Simulation {
     if (this.ws.geometricFallbacks > 0 && !this.warnedGeometric) this.warnGeometric();
   }
 
-  /** keeps the largest h|ω| of a body over the end-of-step states; the trapezoidal rule and Bridson-Marino warn once past FAST_TURN */
+  /**
+   * keeps the largest h|ω| of a body over the end-of-step states, and the first turn past
+   * FAST_TURN since the simulation was made or restored; the schemes of TURN_WARNS warn once
+   */
   private trackTurn(): void {
     const u = this.state.u, U = this.bodyU;
     let w2 = 0, at = -1;
@@ -177,14 +181,15 @@ export class Simulation {
       const o = U[k]! + 3, x = u[o]! * u[o]! + u[o + 1]! * u[o + 1]! + u[o + 2]! * u[o + 2]!;
       if (x > w2) { w2 = x; at = k; }
     }
-    const turn = this.h * Math.sqrt(w2);
-    if (at < 0 || !(turn > this.turnValue)) return;
-    this.turnValue = turn; this.turnStep = this.state.step; this.turnBody = this.bodyComp[at]!;
-    if (turn <= FAST_TURN || this.firstFastTurn !== null) return;
-    const name = this.model.components[this.turnBody]!.name;
+    if (at < 0) return;
+    const turn = this.h * Math.sqrt(w2), body = this.bodyComp[at]!;
+    if (turn > this.turnValue) { this.turnValue = turn; this.turnStep = this.state.step; this.turnBody = body; }
+    if (!(turn > FAST_TURN) || this.firstFastTurn !== null) return;
+    const name = this.model.components[body]!.name;
     this.firstFastTurn = `body "${name}" turned ${turn.toFixed(3)} rad in step ${this.state.step}`;
     const scheme = TURN_WARNS[this.integrator];
-    if (scheme) {
+    if (scheme && !this.warnedTurn) {
+      this.warnedTurn = true;
       this.warnings.push(`step ${this.state.step}: body "${name}" turns ${turn.toFixed(3)} rad in one step (|ω| = ${(turn / this.h).toPrecision(3)} rad/s at h = ${this.h.toPrecision(3)} s): the step no longer resolves its rotation, and ${scheme} can gain energy or diverge there (docs/integrators.md, fast spin); a smaller step, or implicit Euler, stays bounded`);
     }
   }

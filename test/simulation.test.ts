@@ -113,6 +113,19 @@ describe('the fastest turn of a body in one step (h|ω|)', () => {
     expect((err as DivergenceError).message).toContain(`(before it, body "${first[1]}" turned ${first[2]} rad in step ${at}: from then on the step did not resolve its rotation)`);
   });
 
+  it('after a restore, a divergence names the first fast turn of the restored run; the warning stays one', () => {
+    const sim = universalChain('trapezoidal', 1 / 60);
+    sim.steps(50);
+    const cp = sim.checkpoint();
+    sim.steps(45);
+    sim.restore(cp);
+    let err: unknown = null;
+    try { sim.steps(200); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(DivergenceError);
+    expect(sim.warnings.filter((w) => w.includes(' turns ')).length).toBe(1);
+    expect((err as DivergenceError).message).toMatch(/\(before it, body "l\d+" turned \d\.\d{3} rad in step (9\d|8\d): from then on/);
+  });
+
   it('implicit and symplectic Euler do not warn past FAST_TURN; the trapezoidal rule, Bridson-Marino and RK4 warn once', () => {
     // a free body spinning about a principal axis at 200 rad/s, h = 0.01 s: 2 rad per step
     const spinner = () => {
