@@ -149,7 +149,7 @@ export class Simulation {
     try {
       this.scheme(st, h);
       // 9. stabilize: project onto the hard constraints (stabilization 'projection')
-      this.projection.run(st.q, st.u);
+      this.projection.run(st.q, st.u, h);
       // 10. report, divergence first: a non-finite state fails the step
       this.checkFinite(st.step + 1, st.t + h);
     } catch (e) {

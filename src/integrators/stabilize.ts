@@ -102,8 +102,12 @@ export class Projection {
     this.curvature = new Float64Array(9 * comps.length);
   }
 
-  /** projects (q, u) onto the hard constraints in place */
-  run(q: Float64Array, u: Float64Array): void {
+  /**
+   * projects (q, u) onto the hard constraints in place. With the step h (> 0), the velocity
+   * projection's impulses are added to the constraint forces λ as the average force −μ/h over
+   * the step (see below); without it λ is left alone.
+   */
+  run(q: Float64Array, u: Float64Array, h = 0): void {
     const ws = this.ws, cs = ws.cs, model = ws.model, n = model.nSolve, m = model.nRows;
     if (m === 0 || !cs.hasHardRows || cs.stabilization.method !== 'projection') return;
     const { rhs, x } = this;
@@ -180,6 +184,10 @@ export class Projection {
       for (let i = 0; i < m; i++) rhs[n + i] = cs.hard[i] ? -cs.Gu[i]! : 0;
       ws.solveDirect(rhs, x);
       ws.scatterAdd(u, x, 1);
+      // its impulse −μ is part of the constraint force of the step: under the first-order schemes
+      // the step's rows G(q_k)u⁺ = 0 leave the turning of the velocity (the centripetal part,
+      // a third of a conical pendulum's tension) to this projection
+      if (h > 0) for (let i = 0; i < m; i++) if (cs.hard[i]) cs.lambda[i] = cs.lambda[i]! - x[n + i]! / h;
       // G(q⁺) u from the Jacobian blocks of the evaluation at q⁺
       cs.mulKept(u);
     }

@@ -63,23 +63,33 @@ describe('pendulum on a distance constraint', () => {
     }
   });
 
-  it('a conical pendulum: tension m g / cos θ, rate √(g/(L cos θ))', () => {
-    const L = 1.2, th = 0.6, m = 0.8, g = 9.81;
-    const r = L * Math.sin(th), z = -L * Math.cos(th), w = Math.sqrt(g / (L * Math.cos(th)));
-    const b = new ModelBuilder();
-    b.addParticle({ name: 'bob', mass: m, position: [r, 0, z], velocity: [0, w * r, 0] });
-    b.addConstraint(new DistanceConstraint('rod', b.worldPoint([0, 0, 0]), b.point('bob'), b.initialQ()));
-    const sim = new Simulation(b.build(), { integrator: 'rk4', step: 1e-3 });
-    let maxT = 0, minT = Infinity, maxDz = 0;
-    sim.steps(3000, (s) => {
-      const T = Math.abs(s.ws.cs.lambda[0]!);
-      maxT = Math.max(maxT, T); minT = Math.min(minT, T);
-      maxDz = Math.max(maxDz, Math.abs(s.state.q[2]! - z));
+  // tension tolerances: RK4 to rounding, the second-order schemes to h², the first-order ones to h
+  // (under those the step's rows G(q_k)u⁺ = 0 leave the centripetal third of the tension to the
+  // velocity projection, whose impulses were not counted: implicit Euler reported 32% too little)
+  const conical: [IntegratorName, number, number][] = [['rk4', 1e-6, 1e-9], ['trapezoidal', 1e-5, 1e-5], ['bridson-marino', 1e-5, 1e-5], ['implicit-euler', 3e-3, 1e-3], ['symplectic-euler', 3e-3, 1e-3]];
+  for (const [integrator, tolT, tolW] of conical) {
+    it(`a conical pendulum under ${integrator}: tension m g / cos θ, rate √(g/(L cos θ))`, () => {
+      const L = 1.2, th = 0.6, m = 0.8, g = 9.81;
+      const r = L * Math.sin(th), z = -L * Math.cos(th), w = Math.sqrt(g / (L * Math.cos(th)));
+      const b = new ModelBuilder();
+      b.addParticle({ name: 'bob', mass: m, position: [r, 0, z], velocity: [0, w * r, 0] });
+      b.addConstraint(new DistanceConstraint('rod', b.worldPoint([0, 0, 0]), b.point('bob'), b.initialQ()));
+      const sim = new Simulation(b.build(), { integrator, step: 1e-3 });
+      const Tex = (m * g) / Math.cos(th);
+      let worstT = 0, maxDz = 0, phi = 0, prev = 0;
+      sim.steps(3000, (s) => {
+        worstT = Math.max(worstT, Math.abs(Math.abs(s.ws.cs.lambda[0]!) - Tex) / Tex);
+        maxDz = Math.max(maxDz, Math.abs(s.state.q[2]! - z));
+        // the azimuth, unwrapped
+        const a = Math.atan2(s.state.q[1]!, s.state.q[0]!);
+        phi += a - prev + (a - prev < -Math.PI ? 2 * Math.PI : 0);
+        prev = a;
+      });
+      const rate = phi / 3;
+      console.log(`conical pendulum, ${integrator}: tension off by ${worstT.toExponential(2)} of ${Tex.toFixed(6)} N at worst, rate off by ${(Math.abs(rate - w) / w).toExponential(2)}, height drift ${maxDz.toExponential(1)} m`);
+      expect(worstT).toBeLessThan(tolT);
+      expect(Math.abs(rate - w) / w).toBeLessThan(tolW);
+      if (integrator === 'rk4') expect(maxDz).toBeLessThan(1e-6);
     });
-    const Tex = (m * g) / Math.cos(th);
-    console.log(`conical pendulum: tension in [${minT.toFixed(9)}, ${maxT.toFixed(9)}] N, analytic ${Tex.toFixed(9)} N; height drift ${maxDz.toExponential(1)} m`);
-    expect(Math.abs(maxT - Tex) / Tex).toBeLessThan(1e-6);
-    expect(Math.abs(minT - Tex) / Tex).toBeLessThan(1e-6);
-    expect(maxDz).toBeLessThan(1e-6);
-  });
+  }
 });
