@@ -79,6 +79,7 @@ export class Simulation {
   private readonly q0: Float64Array;   // (nq) state at the start of the current step
   private readonly u0: Float64Array;   // (nu)
   private readonly gEnd: Float64Array; // (m) end-of-step violation when the projection did not compute it
+  private readonly carried: Float64Array; // (2m) λ and the projection's multipliers at the start of the current step
   private worstValue = 0;
   private worstStep = -1;
   private worstRow = -1;
@@ -105,6 +106,7 @@ export class Simulation {
     this.q0 = new Float64Array(model.nq);
     this.u0 = new Float64Array(model.nu);
     this.gEnd = new Float64Array(model.nRows);
+    this.carried = new Float64Array(2 * model.nRows);
     const dyn = model.bodies.filter((b) => b.dynamic);
     this.bodyU = Int32Array.from(dyn, (b) => b.uOffset);
     this.bodyComp = Int32Array.from(dyn, (b) => b.index);
@@ -139,9 +141,12 @@ export class Simulation {
   /** advances the state by one step h; throws DivergenceError on a non-finite state */
   step(): void {
     const st = this.state, h = this.h;
-    // keep the start of the step, so a failed step leaves the last good state
+    // keep the start of the step, so a failed step leaves the last good state (λ and the
+    // projection's multipliers too: the geometric stiffness and the projection read them next step)
     this.q0.set(st.q);
     this.u0.set(st.u);
+    this.carried.set(this.ws.cs.lambda);
+    this.projection.saveMultipliers(this.carried, this.model.nRows);
     // 1. drive: parametric components take their prescribed motion (none yet)
     // 2. attach: attached components follow their masters (none yet)
     // 3. collide: contacts (none yet)
@@ -156,6 +161,8 @@ export class Simulation {
       // report the failed step, but keep the last good state
       st.q.set(this.q0);
       st.u.set(this.u0);
+      this.ws.cs.lambda.set(this.carried.subarray(0, this.model.nRows));
+      this.projection.loadMultipliers(this.carried, this.model.nRows);
       if (e instanceof NonFiniteError) throw new DivergenceError(st.step + 1, st.t + h, e.component, e.detail + this.turnHint());
       throw e;
     }

@@ -9,7 +9,8 @@ import { Joint } from '../src/constraints/joint.js';
 import type { RigidBody } from '../src/model/model.js';
 import { AxialSpring } from '../src/forces/pathSpring.js';
 import { LinearMaterial, type AxialMaterial } from '../src/forces/materials.js';
-import { DivergenceError } from '../src/model/errors.js';
+import { DivergenceError, NonFiniteError } from '../src/model/errors.js';
+import { Projection } from '../src/integrators/stabilize.js';
 
 /** a linear material whose stiffness turns NaN beyond a length */
 class BrokenMaterial implements AxialMaterial {
@@ -53,6 +54,23 @@ describe('divergence reporting', () => {
       sim.steps(1000);
       expect(sim.state.q.every(Number.isFinite)).toBe(true);
     }
+  });
+
+  // a failed step used to keep its constraint forces and the projection's multipliers, which the
+  // next step reads (the geometric stiffness, the projection's curvature)
+  it('a failed step leaves λ and the projection\'s multipliers as the last good step left them', () => {
+    const sim = universalChain('implicit-euler', 1 / 240), twin = universalChain('implicit-euler', 1 / 240);
+    sim.steps(20);
+    const cp = sim.checkpoint(), lambda = sim.ws.cs.lambda.slice();
+    // a step that fails after its projection has run
+    const run = Projection.prototype.run;
+    Projection.prototype.run = function (this: Projection, ...args: Parameters<Projection['run']>) { run.apply(this, args); throw new NonFiniteError('body "l3"', 'injected'); };
+    try { expect(() => sim.step()).toThrow(DivergenceError); } finally { Projection.prototype.run = run; }
+    expect(Array.from(sim.ws.cs.lambda)).toEqual(Array.from(lambda));
+    // and the next steps are those of a run restored from the last good step
+    twin.restore(cp);
+    sim.steps(20); twin.steps(20);
+    expect(Array.from(sim.state.q)).toEqual(Array.from(twin.state.q));
   });
 
   it('a healthy model runs without diagnostics', () => {
@@ -123,7 +141,11 @@ describe('the fastest turn of a body in one step (h|ω|)', () => {
     try { sim.steps(200); } catch (e) { err = e; }
     expect(err).toBeInstanceOf(DivergenceError);
     expect(sim.warnings.filter((w) => w.includes(' turns ')).length).toBe(1);
-    expect((err as DivergenceError).message).toMatch(/\(before it, body "l\d+" turned \d\.\d{3} rad in step (9\d|8\d): from then on/);
+    // the replay is deterministic: the same first fast turn as without the restore
+    const fresh = universalChain('trapezoidal', 1 / 60);
+    try { fresh.steps(200); } catch { /* the same divergence */ }
+    const first = / body "(l\d+)" turns (\d\.\d{3}) rad/.exec(fresh.warnings.find((w) => w.includes(' turns '))!)!, at = /^step (\d+):/.exec(fresh.warnings.find((w) => w.includes(' turns '))!)![1];
+    expect((err as DivergenceError).message).toContain(`(before it, body "${first[1]}" turned ${first[2]} rad in step ${at}: from then on`);
   });
 
   it('implicit and symplectic Euler do not warn past FAST_TURN; the trapezoidal rule, Bridson-Marino and RK4 warn once', () => {

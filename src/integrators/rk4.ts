@@ -11,7 +11,8 @@
  * integrators; with bilateral constraints, the index-1 KKT system [[M, Gᵀ], [G, −R]] [a; μ] =
  * [f; −κ] (g̈ = G a + κ = 0; Baumgarte adds −αġ − βg), compliant rows acting as the forces
  * Gᵀλ, λ = −(g + βġ)/α. Drift is removed by the post-step projection. The reported λ is the
- * RK4-weighted average of the stage multipliers (for compliant rows, of their stage forces).
+ * RK4-weighted average of the stage multipliers (for compliant rows, of their stage forces),
+ * plus the velocity projection's impulses/h (stabilize.ts; at rounding level here).
  */
 import type { Workspace } from './workspace.js';
 import type { State } from '../model/state.js';

@@ -14,7 +14,8 @@
  * Bilateral constraints (000 §0.10, §0.11) join every solve as the KKT rows
  * [[M̂, Gᵀ], [G, −R]] [Δu; μ] = [rhs; c − G u] (Workspace.constraints): the constraint impulse
  * λ̃ = −μ acts on the end-of-step velocity (for Bridson-Marino on the half-step velocity too,
- * ERRATA C), and λ = λ̃/h is the average constraint force of the step.
+ * ERRATA C), and λ = λ̃/h is the average constraint force of the step (the post-step velocity
+ * projection adds its own impulses/h to it, stabilize.ts).
  *
  * Rigid bodies: M(q) turns with the body (000 §0.23). For the second-order schemes K includes
  * the mass-variation term −∂(M a)/∂q at a = M⁻¹f (Workspace.addMassVariation), and
