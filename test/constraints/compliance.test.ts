@@ -34,6 +34,29 @@ describe('compliant distance constraint', () => {
     });
   }
 
+  // the behavioural tests above would pass with many row forms: here the rows themselves
+  it('its row is 000 (0.9): R = γα/h², target −γg/h with γ = (1/2 + β/h)⁻¹; the trapezoidal rule\'s γ₂ = (1/4 + β/(2h))⁻¹', () => {
+    const alpha = 1 / k, beta = 3e-3, h = 0.01;
+    // stretched by 1 cm, moving outward at 0.2 m/s
+    const b = new ModelBuilder();
+    b.addParticle({ name: 'p', mass: 0.5, position: [1.01, 0, 0], velocity: [0.2, 0, 0] });
+    b.addConstraint(new DistanceConstraint('c', b.worldPoint([0, 0, 0]), b.point('p'), b.initialQ(), { length: 1, compliance: alpha, damping: beta }));
+    const model = b.build(), q = model.initialQ, u = model.initialU;
+    // first-order schemes: G at q_k, q⁺ = q + h u⁺
+    const ws = new Simulation(model, { integrator: 'implicit-euler', step: h }).ws;
+    ws.constraints(q, u, h, 'velocity');
+    const g = ws.cs.g[0]!, gamma = 1 / (0.5 + beta / h);
+    expect(g).toBeCloseTo(0.01, 14);
+    expect(ws.cs.R[0]).toBeCloseTo((gamma * alpha) / (h * h), 12);
+    expect(ws.cs.target[0]).toBeCloseTo((-gamma * g) / h, 12);
+    // the trapezoidal rule: G at the midpoint, target −γ₂ g_k/h − G u
+    const wt = new Simulation(model, { integrator: 'trapezoidal', step: h }).ws;
+    wt.constraintsAtMidpoint(q, u, h, 'second');
+    const g2 = 1 / (0.25 + beta / (2 * h));
+    expect(wt.cs.R[0]).toBeCloseTo((g2 * alpha) / (h * h), 12);
+    expect(wt.cs.target[0]).toBeCloseTo((-g2 * 0.01) / h - wt.cs.Gu[0]!, 12);
+  });
+
   it('damping β decays the oscillation like a spring damper α⁻¹β', () => {
     // d = β/α = 2 N·s/m: amplitude decays as exp(−d t / (2m))
     const beta = 2 / k, sim = oscillator('rk4', 1e-4, 1 / k, beta);
