@@ -9,11 +9,12 @@
  */
 import { ModelBuilder } from '../src/model/builder.js';
 import { Simulation } from '../src/simulation.js';
-import { Joint, type JointType } from '../src/constraints/joint.js';
+import type { JointType } from '../src/constraints/joint.js';
+import { chainOfBodies } from '../examples/scenes.js';
 import { DistanceConstraint } from '../src/constraints/distance.js';
 import { DivergenceError } from '../src/model/errors.js';
 import type { IntegratorName } from '../src/integrators/names.js';
-import type { RigidBody, Stabilization } from '../src/model/model.js';
+import type { Stabilization } from '../src/model/model.js';
 
 const INTEGRATORS: IntegratorName[] = ['implicit-euler', 'trapezoidal', 'symplectic-euler', 'bridson-marino', 'rk4'];
 const METHODS: Stabilization['method'][] = ['projection', 'baumgarte', 'spook'];
@@ -36,20 +37,10 @@ function run(sim: Simulation, steps: number): string {
 
 /** 12 thin rods (0.1 × 0.02 × 0.02 m, 0.1 kg) on joints of one type, frames tilted, released from rest */
 function rods(type: JointType, integrator: IntegratorName, method: Stabilization['method'], h: number): Simulation {
-  const b = new ModelBuilder();
-  b.settings.integrator = integrator;
-  b.settings.step = h;
-  b.settings.stabilization = { method };
-  const len = 0.1, w = 0.02, m = 0.1, n = 12;
-  const I = [(m / 12) * 2 * w * w, (m / 12) * (len * len + w * w), (m / 12) * (len * len + w * w)] as const;
-  for (let i = 0; i < n; i++) b.addBody({ name: `l${i}`, mass: m, inertia: [I[0], I[1], I[2], 0, 0, 0], position: [(i + 0.5) * len, 0, 0] });
-  const q0 = b.initialQ(), body = (i: number) => b.componentAt(b.componentIndex(`l${i}`)!) as RigidBody;
   const frame: [number, number, number, number] = [Math.cos(0.3), Math.sin(0.3) * 0.6, Math.sin(0.3) * 0.8, 0];
   // the pin to the world locks all translations (a sliding first joint would let the chain fall away)
   const pin: JointType = ['slider', 'planar', 'point-on-plane', 'point-on-line'].includes(type) ? 'ball' : type;
-  b.addConstraint(Joint.atWorldFrame('pin', null, body(0), q0, [0, 0, 0], frame, { type: pin }));
-  for (let i = 1; i < n; i++) b.addConstraint(Joint.atWorldFrame(`j${i}`, body(i - 1), body(i), q0, [i * len, 0, 0], frame, { type }));
-  return new Simulation(b.build());
+  return new Simulation(chainOfBodies(12, { joint: type, pin, frame, integrator, step: h, stabilization: { method } }));
 }
 
 /** 30 particles of 10 g on distance constraints 5 cm apart, the first pinned; every third row soft (500 N/m, ζ = 0.2) if asked */

@@ -4,8 +4,8 @@
 import { ModelBuilder } from '../src/model/builder.js';
 import { AxialSpring } from '../src/forces/pathSpring.js';
 import { LinearMaterial } from '../src/forces/materials.js';
-import type { Model, RigidBody, Stabilization } from '../src/model/model.js';
-import { Joint } from '../src/constraints/joint.js';
+import type { Model, RigidBody, Stabilization, QuatTuple } from '../src/model/model.js';
+import { Joint, type JointType, type JointSpec } from '../src/constraints/joint.js';
 import type { IntegratorName } from '../src/integrators/names.js';
 
 export interface ClothOptions {
@@ -52,12 +52,29 @@ export function clothModel(o: ClothOptions): Model {
   return b.build();
 }
 
+/** options of chainOfBodies; the defaults are the chain100 bench scene */
+export interface ChainOptions {
+  integrator?: IntegratorName;
+  step?: number;
+  /** the joints between the links (default 'ball') */
+  joint?: JointType;
+  /** the joint to the world (default: `joint`) */
+  pin?: JointType;
+  /** the orientation [w, x, y, z] of every joint frame in world at load time (default identity) */
+  frame?: QuatTuple;
+  /** compliance, damping or stiffness of joint i ≥ 1 (between links i − 1 and i), if any */
+  soft?: (i: number) => Omit<JointSpec, 'type'> | undefined;
+  stabilization?: Stabilization;
+  geometricStiffness?: boolean;
+}
+
 /**
- * The chain100 bench scene (issue 3): n boxes 0.1 × 0.02 × 0.02 m of 0.1 kg, joined end to end
- * by ball joints, the first pinned to the world at the origin; released horizontal along x under
- * gravity 9.81 along −z; h = 1/240.
+ * The chain100 bench scene (issue 3): n boxes 0.1 × 0.02 × 0.02 m of 0.1 kg ("link0" …), joined
+ * end to end by ball joints, the first pinned to the world at the origin; released horizontal
+ * along x under gravity 9.81 along −z; h = 1/240. The options make the other chains of thin rods
+ * the tests and the robustness sweep use (other joint types, tilted frames, soft joints).
  */
-export function chainOfBodies(n: number, o: { integrator?: IntegratorName; step?: number; joint?: 'ball' | 'hinge'; stabilization?: Stabilization; geometricStiffness?: boolean } = {}): Model {
+export function chainOfBodies(n: number, o: ChainOptions = {}): Model {
   const b = new ModelBuilder();
   b.settings.geometricStiffness = o.geometricStiffness ?? false;
   b.settings.integrator = o.integrator ?? 'implicit-euler';
@@ -66,10 +83,9 @@ export function chainOfBodies(n: number, o: { integrator?: IntegratorName; step?
   const len = 0.1, w = 0.02, m = 0.1;
   const I = [(m / 12) * (w * w + w * w), (m / 12) * (len * len + w * w), (m / 12) * (len * len + w * w)] as const;
   for (let i = 0; i < n; i++) b.addBody({ name: `link${i}`, mass: m, inertia: [I[0], I[1], I[2], 0, 0, 0], position: [(i + 0.5) * len, 0, 0] });
-  const q0 = b.initialQ();
+  const q0 = b.initialQ(), frame = o.frame ?? [1, 0, 0, 0], type = o.joint ?? 'ball';
   const body = (i: number) => b.componentAt(b.componentIndex(`link${i}`)!) as RigidBody;
-  const spec = { type: o.joint ?? 'ball' } as const;
-  b.addConstraint(Joint.atWorldFrame('pin', null, body(0), q0, [0, 0, 0], [1, 0, 0, 0], spec));
-  for (let i = 1; i < n; i++) b.addConstraint(Joint.atWorldFrame(`j${i}`, body(i - 1), body(i), q0, [i * len, 0, 0], [1, 0, 0, 0], spec));
+  b.addConstraint(Joint.atWorldFrame('pin', null, body(0), q0, [0, 0, 0], frame, { type: o.pin ?? type }));
+  for (let i = 1; i < n; i++) b.addConstraint(Joint.atWorldFrame(`j${i}`, body(i - 1), body(i), q0, [i * len, 0, 0], frame, { type, ...o.soft?.(i) }));
   return b.build();
 }

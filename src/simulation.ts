@@ -145,8 +145,7 @@ export class Simulation {
     // projection's multipliers too: the geometric stiffness and the projection read them next step)
     this.q0.set(st.q);
     this.u0.set(st.u);
-    this.carried.set(this.ws.cs.lambda);
-    this.projection.saveMultipliers(this.carried, this.model.nRows);
+    this.saveCarried(this.carried);
     // 1. drive: parametric components take their prescribed motion (none yet)
     // 2. attach: attached components follow their masters (none yet)
     // 3. collide: contacts (none yet)
@@ -161,8 +160,7 @@ export class Simulation {
       // report the failed step, but keep the last good state
       st.q.set(this.q0);
       st.u.set(this.u0);
-      this.ws.cs.lambda.set(this.carried.subarray(0, this.model.nRows));
-      this.projection.loadMultipliers(this.carried, this.model.nRows);
+      this.loadCarried(this.carried);
       if (e instanceof NonFiniteError) throw new DivergenceError(st.step + 1, st.t + h, e.component, e.detail + this.turnHint());
       throw e;
     }
@@ -303,9 +301,8 @@ export class Simulation {
   }
 
   checkpoint(): Checkpoint {
-    const m = this.model.nRows, carried = new Float64Array(2 * m);
-    carried.set(this.ws.cs.lambda);
-    this.projection.saveMultipliers(carried, m);
+    const carried = new Float64Array(2 * this.model.nRows);
+    this.saveCarried(carried);
     return { ...this.state.checkpoint(), carried };
   }
 
@@ -315,9 +312,21 @@ export class Simulation {
     this.state.restore(c);
     // a divergence after this names only turns of the restored run
     this.firstFastTurn = null;
-    if (!c.carried) return;
-    this.ws.cs.lambda.set(c.carried.subarray(0, m));
-    this.projection.loadMultipliers(c.carried, m);
+    // a checkpoint without them (a bare State's) starts them from zero, as a new simulation does
+    if (c.carried) this.loadCarried(c.carried);
+    else { this.carried.fill(0); this.loadCarried(this.carried); }
+  }
+
+  /** out (2m) ← what a step carries over: the constraint forces λ, then the projection's multipliers */
+  private saveCarried(out: Float64Array): void {
+    out.set(this.ws.cs.lambda);
+    this.projection.saveMultipliers(out, this.model.nRows);
+  }
+
+  /** λ and the projection's multipliers ← src (2m, as saveCarried wrote it) */
+  private loadCarried(src: Float64Array): void {
+    this.ws.cs.lambda.set(src.subarray(0, this.model.nRows));
+    this.projection.loadMultipliers(src, this.model.nRows);
   }
 
   /**

@@ -5,8 +5,7 @@
 import { describe, it, expect } from 'vitest';
 import { ModelBuilder } from '../src/model/builder.js';
 import { Simulation, FAST_TURN } from '../src/simulation.js';
-import { Joint } from '../src/constraints/joint.js';
-import type { RigidBody } from '../src/model/model.js';
+import { chainOfBodies } from '../examples/scenes.js';
 import { AxialSpring } from '../src/forces/pathSpring.js';
 import { LinearMaterial, type AxialMaterial } from '../src/forces/materials.js';
 import { DivergenceError, NonFiniteError } from '../src/model/errors.js';
@@ -84,16 +83,8 @@ describe('divergence reporting', () => {
 
 /** a 12-link chain of thin rods (0.1 × 0.02 × 0.02 m, 0.1 kg) on universal joints with tilted frames, released from rest (bench/robustness.ts) */
 function universalChain(integrator: 'trapezoidal' | 'implicit-euler', h: number) {
-  const b = new ModelBuilder();
-  b.settings.integrator = integrator;
-  b.settings.step = h;
-  const len = 0.1, w = 0.02, m = 0.1, I = [(m / 12) * 2 * w * w, (m / 12) * (len * len + w * w), (m / 12) * (len * len + w * w)] as const;
-  for (let i = 0; i < 12; i++) b.addBody({ name: `l${i}`, mass: m, inertia: [I[0], I[1], I[2], 0, 0, 0], position: [(i + 0.5) * len, 0, 0] });
-  const q0 = b.initialQ(), body = (i: number) => b.componentAt(b.componentIndex(`l${i}`)!) as RigidBody;
   const frame: [number, number, number, number] = [Math.cos(0.3), Math.sin(0.3) * 0.6, Math.sin(0.3) * 0.8, 0];
-  b.addConstraint(Joint.atWorldFrame('pin', null, body(0), q0, [0, 0, 0], frame, { type: 'universal' }));
-  for (let i = 1; i < 12; i++) b.addConstraint(Joint.atWorldFrame(`j${i}`, body(i - 1), body(i), q0, [i * len, 0, 0], frame, { type: 'universal' }));
-  return new Simulation(b.build());
+  return new Simulation(chainOfBodies(12, { joint: 'universal', frame, integrator, step: h }));
 }
 
 describe('the fastest turn of a body in one step (h|ω|)', () => {
@@ -127,7 +118,7 @@ describe('the fastest turn of a body in one step (h|ω|)', () => {
     expect(at).toBeLessThan((err as DivergenceError).step);
     expect(sim.diagnostics.fastestTurn.value).toBeGreaterThan(FAST_TURN);
     // the divergence names the first turn past FAST_TURN, the one the warning named
-    const first = /body "(l\d+)" turns (\d+\.\d{3}) rad/.exec(warned!)!;
+    const first = /body "(link\d+)" turns (\d+\.\d{3}) rad/.exec(warned!)!;
     expect((err as DivergenceError).message).toContain(`(before it, body "${first[1]}" turned ${first[2]} rad in step ${at}: from then on the step did not resolve its rotation)`);
   });
 
@@ -144,7 +135,7 @@ describe('the fastest turn of a body in one step (h|ω|)', () => {
     // the replay is deterministic: the same first fast turn as without the restore
     const fresh = universalChain('trapezoidal', 1 / 60);
     try { fresh.steps(200); } catch { /* the same divergence */ }
-    const first = / body "(l\d+)" turns (\d\.\d{3}) rad/.exec(fresh.warnings.find((w) => w.includes(' turns '))!)!, at = /^step (\d+):/.exec(fresh.warnings.find((w) => w.includes(' turns '))!)![1];
+    const first = / body "(link\d+)" turns (\d\.\d{3}) rad/.exec(fresh.warnings.find((w) => w.includes(' turns '))!)!, at = /^step (\d+):/.exec(fresh.warnings.find((w) => w.includes(' turns '))!)![1];
     expect((err as DivergenceError).message).toContain(`(before it, body "${first[1]}" turned ${first[2]} rad in step ${at}: from then on`);
   });
 

@@ -248,7 +248,7 @@ export class ConstraintSystem {
             const hard = this.hard[i] === 1;
             for (let j = 0; j < cols; j++) { const x = hard ? G[r * cols + j]! : 0; Gm.setEntry(s, r, j, x); Gm.setEntry(sb, j, r, x); }
             if (!hard && fc) {
-              const lam = -(this.g[i]! + c.damping[r]! * this.Gu[i]!) / c.compliance[r]!;
+              const lam = -(this.g[i]! + this.beta[i]! * this.Gu[i]!) / this.alpha[i]!;
               this.lambdaForce[i] = lam;
               for (let j = 0; j < cols; j++) fc[bo + j] = fc[bo + j]! + G[r * cols + j]! * lam;
             }

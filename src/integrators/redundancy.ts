@@ -12,7 +12,7 @@
 import type { StepSolver } from '../solvers/stepSolver.js';
 
 /** a row's share of the multipliers, relative to the largest, above which it is in the dependency */
-export const DEPENDENCY_SHARE = 1e-3;
+const DEPENDENCY_SHARE = 1e-3;
 /** regularized pivots up to this multiple of the median constraint pivot are redundant rows (R is 1e-8 of it) */
 const REGULARIZED_PIVOT = 1e-6;
 /** the largest multiplier times R at or above which a solve shows the 1/R of a dependency (elsewhere about 1e-8) */
@@ -21,7 +21,6 @@ const DEPENDENCY_SIGNATURE = 1e-3;
 export class DependentRows {
   private b: Float64Array | null = null;   // (nKkt) the right-hand side, made at the first use
   private x: Float64Array | null = null;   // (nKkt) its solution
-  private readonly pivots: number[] = [];
 
   constructor(private readonly n: number, private readonly m: number) {}
 
@@ -34,10 +33,9 @@ export class DependentRows {
     const n = this.n, rows = new Set(failedOrSmall.map((k) => k - n));
     if (solver.failedAt >= 0) return rows;
     // the redundant hard rows: regularized pivots about R (the small ones, and those a failure hid)
-    const pv = this.pivots;
+    const pv: number[] = [];
     solver.smallPivots(n, REGULARIZED_PIVOT, pv, scratch);
-    for (const k of failedOrSmall) if (!pv.includes(k)) pv.push(k);
-    const redundant = pv.filter((k) => hard[k - n] === 1);
+    const redundant = [...new Set([...pv, ...failedOrSmall])].filter((k) => hard[k - n] === 1);
     if (redundant.length === 0) return rows;
     // one solve with distinct weights on all of them, then one for each pivot row it did not reach
     const found = new Set<number>();

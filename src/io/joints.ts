@@ -88,9 +88,9 @@ function frameJoint(b: ModelBuilder, j: Exclude<JointJson, { type: 'distance' }>
     const other = j.frame ? 'frame' : j.position ? 'position' : j.axis ? 'axis' : null;
     if (other) throw new ModelError(`${at}.${other}`, 'give either frameA and frameB (one frame in each body) or a frame in world, not both');
     if (!j.frameA || !j.frameB) throw new ModelError(`${at}.${j.frameA ? 'frameB' : 'frameA'}`, 'missing required field (frameA and frameB come together)');
-    const qa = unitQuaternion(`${at}.frameA.orientation`, j.frameA.orientation), qb = unitQuaternion(`${at}.frameB.orientation`, j.frameB.orientation);
-    const pa: Vec3Tuple = [...j.frameA.position], pb: Vec3Tuple = [...j.frameB.position];
-    return atPath(prefix, at, () => new Joint(name, A, B, pa, [qa[0]!, qa[1]!, qa[2]!, qa[3]!], pb, [qb[0]!, qb[1]!, qb[2]!, qb[3]!], spec, q0));
+    // the Joint constructor checks and normalizes the frames (its paths end in .frameA / .frameB)
+    const { frameA: fa, frameB: fb } = j;
+    return atPath(prefix, at, () => new Joint(name, A, B, [...fa.position], [...fa.orientation], [...fb.position], [...fb.orientation], spec, q0));
   }
   // or one frame in world at load time: frame, or position (with axis)
   if (j.frame && j.position) throw new ModelError(`${at}.position`, 'give either frame or position (with axis), not both');

@@ -295,7 +295,7 @@ export class StepSolver {
     this.pairsOf = entries;
   }
 
-  /** the values of the last factored matrix (its symmetric part): finite exactly where the step matrix is, for error reports */
+  /** the values of the last factored matrix (its symmetric part), for tests; error reports form the step matrix itself (Workspace.stepMatrix) */
   get factoredValues(): Float64Array { return this.sym; }
 
   private factorNumeric(layout: BlockLayout, values: Float64Array, expectedPositive: number): string | null {
