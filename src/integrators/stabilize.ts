@@ -110,7 +110,7 @@ export class Projection {
   run(q: Float64Array, u: Float64Array, h = 0): void {
     const ws = this.ws, cs = ws.cs, model = ws.model, n = model.nSolve, m = model.nRows;
     if (m === 0 || !cs.hasHardRows || cs.stabilization.method !== 'projection') return;
-    const { rhs, x } = this;
+    const { rhs, x } = this, hard = cs.hard, g = cs.g, Gu = cs.Gu, lambda = cs.lambda;
     // the multipliers: the previous step's are the estimate for the first factorization's curvature
     const mu = this.muPrev;
     this.muPrev = this.mu;
@@ -124,7 +124,7 @@ export class Projection {
     // positions: chord or Newton iterations on g(q) = 0, each with a backtracking line search
     let it = 0, e = cs.maxHardViolation(), fresh = true;
     for (; it < PROJECTION_MAX_ITER && e > PROJECTION_TOL; it++) {
-      for (let i = 0; i < m; i++) rhs[n + i] = cs.hard[i] ? -cs.g[i]! : 0;
+      for (let i = 0; i < m; i++) rhs[n + i] = hard[i] ? -g[i]! : 0;
       // the iteration itself corrects what the factorization alone leaves
       ws.solveDirect(rhs, x);
       // step α x with α = 1, ½, ¼ … until ‖g‖₂ decreases (Armijo): the Newton step is a descent
@@ -181,13 +181,13 @@ export class Projection {
       // refactor here, after which the (linear) velocity projection is exact
       if (!fresh && ev > 0.1 * evPrev) { this.factor(q, u); fresh = true; continue; }
       evPrev = ev;
-      for (let i = 0; i < m; i++) rhs[n + i] = cs.hard[i] ? -cs.Gu[i]! : 0;
+      for (let i = 0; i < m; i++) rhs[n + i] = hard[i] ? -Gu[i]! : 0;
       ws.solveDirect(rhs, x);
       ws.scatterAdd(u, x, 1);
       // its impulse −μ is part of the constraint force of the step: under the first-order schemes
       // the step's rows G(q_k)u⁺ = 0 leave the turning of the velocity (the centripetal part,
       // a third of a conical pendulum's tension) to this projection
-      if (h > 0) for (let i = 0; i < m; i++) if (cs.hard[i]) cs.lambda[i] = cs.lambda[i]! - x[n + i]! / h;
+      if (h > 0) for (let i = 0; i < m; i++) if (hard[i]) lambda[i] = lambda[i]! - x[n + i]! / h;
       // G(q⁺) u from the Jacobian blocks of the evaluation at q⁺
       cs.mulKept(u);
     }
