@@ -33,8 +33,28 @@ export function addJoints(b: ModelBuilder, joints: readonly JointJson[], label: 
     const name = j.name ?? `${j.type}#${i}`;
     if (names.has(name)) throw new ModelError(`${at}.name`, `duplicate joint name "${name}"`);
     names.add(name);
-    b.addConstraint(j.type === 'distance' ? distanceJoint(b, j, name, at, q0) : frameJoint(b, j, name, at, q0));
+    const c = j.type === 'distance' ? distanceJoint(b, j, name, at, q0) : frameJoint(b, j, name, at, q0);
+    hardRowDamping(c, Array.isArray(j.damping), b.settings.stabilization.method, at);
+    b.addConstraint(c);
   });
+}
+
+/**
+ * damping β on a hard row (compliance 0) acts only under SPOOK, as that row's relaxation
+ * d = β/h (000 §0.11 damps compliant rows; projection and Baumgarte ignore it): elsewhere it is
+ * a mistake, most likely a wish for viscous friction in the joint's free motion, and an error.
+ * One value for all rows is the compliant rows' damping when the joint has any; given per row, a
+ * positive value on a hard row is the error.
+ */
+function hardRowDamping(c: BilateralConstraint, perRow: boolean, method: Stabilization['method'], at: string): void {
+  if (method === 'spook' || c.softness) return;
+  if (!perRow && c.compliance.some((a) => a > 0)) return;
+  for (let r = 0; r < c.rows; r++) {
+    if (!(c.damping[r]! > 0) || c.compliance[r]! > 0) continue;
+    const hint = c instanceof Joint ? ' (viscous friction in the joint\'s free motion is the damping of a frame spring)' : '';
+    throw new ModelError(`${at}.damping${perRow ? `[${r}]` : ''}`,
+      `damping acts on compliant rows only (compliance > 0, or stiffness with dampingRatio); this row is hard, and under stabilization "${method}" its damping would be ignored${hint}`);
+  }
 }
 
 /** the settings' stabilization from the file's (parameters only with their method) */

@@ -214,6 +214,21 @@ describe('invalid joints: one line naming the path and the problem', () => {
       .toBe('joints[0] (hinge "h").compliance: expected a number, or an array with one number per row, got the string "soft"');
   });
 
+  // a hinge's damping without compliance was accepted and ignored: users meant joint friction
+  it('damping on hard rows, which projection and Baumgarte would ignore (SPOOK takes it as the relaxation)', () => {
+    const hard = 'damping acts on compliant rows only (compliance > 0, or stiffness with dampingRatio); this row is hard, and under stabilization';
+    expect(errorFor({ bodies: B, joints: [hinge({ damping: 0.5 })] }))
+      .toBe(`joints[0] (hinge "h").damping: ${hard} "projection" its damping would be ignored (viscous friction in the joint's free motion is the damping of a frame spring)`);
+    expect(errorFor({ bodies: B, stabilization: { method: 'baumgarte' }, joints: [hinge({ compliance: [0, 0, 0, 0, 1e-3], damping: [0, 0, 0.1, 0, 0.1] })] }))
+      .toBe(`joints[0] (hinge "h").damping[2]: ${hard} "baumgarte" its damping would be ignored (viscous friction in the joint's free motion is the damping of a frame spring)`);
+    expect(errorFor({ particles: [{ name: 'p', mass: 1, position: [0, 0, -1] }], joints: [{ type: 'distance', name: 'd', points: ['p', ['world', [0, 0, 0]]], damping: 0.1 }] }))
+      .toBe(`joints[0] (distance "d").damping: ${hard} "projection" its damping would be ignored`);
+    // accepted: damping on the compliant rows, one value for a joint with some, and under SPOOK
+    expect(load({ bodies: B, joints: [hinge({ compliance: [0, 0, 0, 0, 1e-3], damping: [0, 0, 0, 0, 0.1] })] }).constraints).toHaveLength(1);
+    expect(load({ bodies: B, joints: [hinge({ compliance: [0, 0, 0, 0, 1e-3], damping: 0.1 })] }).constraints).toHaveLength(1);
+    expect(load({ bodies: B, stabilization: { method: 'spook' }, joints: [hinge({ damping: 0.5 })] }).constraints).toHaveLength(1);
+  });
+
   // regression (review): a joint's stiffness of 0 was accepted and silently made a hard row
   it('a stiffness of zero', () => {
     expect(errorFor({ bodies: B, joints: [hinge({ stiffness: 0 })] })).toBe('joints[0] (hinge "h").stiffness: must be positive (got 0)');
