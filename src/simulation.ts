@@ -15,6 +15,7 @@ import { Projection, PROJECTION_TOL, PROJECTION_VEL_TOL } from './integrators/st
 import type { IntegratorName } from './integrators/names.js';
 import type { StepSolverOptions } from './solvers/stepSolver.js';
 import { Joint } from './constraints/joint.js';
+import { ignoredDampingRow } from './constraints/softness.js';
 
 export interface SimulationOptions {
   /** overrides the model's integrator */
@@ -111,6 +112,20 @@ export class Simulation {
     this.bodyU = Int32Array.from(dyn, (b) => b.uOffset);
     this.bodyComp = Int32Array.from(dyn, (b) => b.index);
     this.checkInitialViolation();
+    this.checkIgnoredDamping();
+  }
+
+  /**
+   * one warning per constraint with damping on a hard row that the stabilization ignores
+   * (constraints/softness.ts): model files reject it at load (io/joints.ts); this is for models
+   * built in code
+   */
+  private checkIgnoredDamping(): void {
+    const method = this.ws.cs.stabilization.method;
+    for (const c of this.model.constraints) {
+      const r = ignoredDampingRow(c, false, method);
+      if (r >= 0) this.warnings.push(`constraint "${c.name}": row ${r} is hard and has damping ${c.damping[r]}, which stabilization "${method}" ignores (damping acts on compliant rows; under "spook" it sets a hard row's relaxation)`);
+    }
   }
 
   /**

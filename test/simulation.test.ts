@@ -10,6 +10,8 @@ import { AxialSpring } from '../src/forces/pathSpring.js';
 import { LinearMaterial, type AxialMaterial } from '../src/forces/materials.js';
 import { DivergenceError, NonFiniteError } from '../src/model/errors.js';
 import { Projection } from '../src/integrators/stabilize.js';
+import { Joint } from '../src/constraints/joint.js';
+import type { RigidBody } from '../src/model/model.js';
 
 /** a linear material whose stiffness turns NaN beyond a length */
 class BrokenMaterial implements AxialMaterial {
@@ -155,5 +157,26 @@ describe('the fastest turn of a body in one step (h|ω|)', () => {
       expect(warned.length).toBe(integrator === 'implicit-euler' || integrator === 'symplectic-euler' ? 0 : 1);
       if (warned.length) expect(warned[0]).toMatch(/^step 1: body "top" turns 2\.000 rad in one step \(\|ω\| = 200 rad\/s at h = 0\.0100 s\)/);
     }
+  });
+});
+
+describe('damping on hard rows, in a model built in code', () => {
+  // model files reject it at load (test/io/joints.test.ts); code-built models get a warning
+  const hinge = (method: 'projection' | 'baumgarte' | 'spook', spec: { compliance?: number[]; damping?: number }) => {
+    const b = new ModelBuilder();
+    b.settings.stabilization = { method };
+    b.addBody({ name: 'B', mass: 1, inertia: [0.01, 0.01, 0.01, 0, 0, 0], position: [0.3, 0, 0] });
+    const q0 = b.initialQ();
+    b.addConstraint(Joint.atWorldAxis('h', null, b.componentAt(b.componentIndex('B')!) as RigidBody, q0, [0, 0, 0], [0, 1, 0], { type: 'hinge', ...spec }));
+    return new Simulation(b.build());
+  };
+  it('warns once per constraint where the stabilization ignores it, and not where it acts', () => {
+    expect(hinge('projection', { damping: 0.5 }).warnings).toEqual([
+      'constraint "h": row 0 is hard and has damping 0.5, which stabilization "projection" ignores (damping acts on compliant rows; under "spook" it sets a hard row\'s relaxation)',
+    ]);
+    expect(hinge('baumgarte', { damping: 0.5 }).warnings).toHaveLength(1);
+    expect(hinge('spook', { damping: 0.5 }).warnings).toEqual([]);
+    expect(hinge('projection', { compliance: [0, 0, 0, 0, 1e-3], damping: 0.5 }).warnings).toEqual([]);
+    expect(hinge('projection', {}).warnings).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import { ModelError, unitQuaternion } from '../model/errors.js';
 import { Joint } from '../constraints/joint.js';
 import { jointLayout } from '../constraints/jointRows.js';
 import { DistanceConstraint } from '../constraints/distance.js';
+import { ignoredDampingRow } from '../constraints/softness.js';
 import type { BilateralConstraint } from '../constraints/constraint.js';
 import type { JointJson, PointRefJson, StabilizationJson } from './schema.js';
 
@@ -40,21 +41,15 @@ export function addJoints(b: ModelBuilder, joints: readonly JointJson[], label: 
 }
 
 /**
- * damping β on a hard row (compliance 0) acts only under SPOOK, as that row's relaxation
- * d = β/h (000 §0.11 damps compliant rows; projection and Baumgarte ignore it): elsewhere it is
- * a mistake, most likely a wish for viscous friction in the joint's free motion, and an error.
- * One value for all rows is the compliant rows' damping when the joint has any; given per row, a
- * positive value on a hard row is the error.
+ * damping on a hard row that the stabilization ignores (constraints/softness.ts) is a mistake,
+ * most likely a wish for viscous friction in the joint's free motion: an error
  */
 function hardRowDamping(c: BilateralConstraint, perRow: boolean, method: Stabilization['method'], at: string): void {
-  if (method === 'spook' || c.softness) return;
-  if (!perRow && c.compliance.some((a) => a > 0)) return;
-  for (let r = 0; r < c.rows; r++) {
-    if (!(c.damping[r]! > 0) || c.compliance[r]! > 0) continue;
-    const hint = c instanceof Joint ? ' (viscous friction in the joint\'s free motion is the damping of a frame spring)' : '';
-    throw new ModelError(`${at}.damping${perRow ? `[${r}]` : ''}`,
-      `damping acts on compliant rows only (compliance > 0, or stiffness with dampingRatio); this row is hard, and under stabilization "${method}" its damping would be ignored${hint}`);
-  }
+  const r = ignoredDampingRow(c, perRow, method);
+  if (r < 0) return;
+  const hint = c instanceof Joint ? ' (viscous friction in the joint\'s free motion is the damping of a frame spring)' : '';
+  throw new ModelError(`${at}.damping${perRow ? `[${r}]` : ''}`,
+    `damping acts on compliant rows only (compliance > 0, or stiffness with dampingRatio); this row is hard, and under stabilization "${method}" its damping would be ignored${hint}`);
 }
 
 /** the settings' stabilization from the file's (parameters only with their method) */
