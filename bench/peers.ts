@@ -7,6 +7,11 @@
  * contact and no damping. Each engine is used with its default solver settings (Rapier: its
  * default solver iterations; cannon-es: 10 Gauss-Seidel iterations).
  *
+ * Run as its own process (`node dist/bench/peers.js <runs>` prints the results as JSON; bench/run.ts
+ * does that): run in the benchmark's process, Rapier's worlds left vinculum's later steps 12-18%
+ * slower (the 100-link chain's steps 0.343 → 0.405 ms, tenth session), so the engines no longer
+ * share a process.
+ *
  * Reported like vinculum's chain100: the wall time of 1000 steps divided by 1000, median over
  * `runs` fresh worlds after one warm-up world, and the largest separation of any joint's two
  * anchor points, sampled every 10 steps of the first run outside the timed part.
@@ -14,7 +19,9 @@
 import { performance } from 'node:perf_hooks';
 import RAPIER from '@dimforge/rapier3d-compat';
 import * as CANNON from 'cannon-es';
+import { fileURLToPath } from 'node:url';
 import { quatRotate } from '../src/math/quat.js';
+import { median } from './stats.js';
 
 export interface PeerChain100 { engine: string; version: string; msPerStep: number; maxJointSeparation: number }
 
@@ -22,8 +29,6 @@ const N = 100, L = 0.1, M = 0.1, W = 0.02, H = 1 / 240, STEPS = 1000;
 // box inertia about its centre: m/12 (b² + c²) per axis
 const INERTIA = [M / 12 * (W * W + W * W), M / 12 * (L * L + W * W), M / 12 * (L * L + W * W)] as const;
 
-/** the median of a list (the mean of the middle two for an even length) */
-export const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : 0.5 * (s[m - 1]! + s[m]!); };
 
 /** largest distance between the two anchors of any joint; pose(i) gives body i's centre and orientation */
 function separation(pose: (i: number) => { p: { x: number; y: number; z: number }; q: { w: number; x: number; y: number; z: number } }): number {
@@ -99,4 +104,10 @@ function measure(engine: string, version: string, make: () => PeerWorld, runs: n
 export async function peerChain100(runs: number): Promise<PeerChain100[]> {
   await RAPIER.init();
   return [measure('rapier3d-compat', RAPIER.version(), rapierWorld, runs), measure('cannon-es', '0.20', cannonWorld, runs)];
+}
+
+// as a process of its own: the results of `runs` runs as JSON on stdout
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const runs = Number(process.argv[2] ?? 5);
+  process.stdout.write(JSON.stringify(await peerChain100(runs)) + '\n');
 }

@@ -6,7 +6,7 @@
  *   ldlt         numeric LDLᵀ factorization of the cloth's step matrix, AMD against natural order,
  *                scalar up-looking against supernodal (WebAssembly, and the same in JavaScript)
  *   chain100     the 100-link ball-joint chain of issue 3 (ms/step, joint separation, energy), the
- *                same scene in Rapier and cannon-es (bench/peers.ts) as ratios, and the chain
+ *                same scene in Rapier and cannon-es (bench/peers.ts, in a child process) as ratios, and the chain
  *                scaling over 100, 1 000 and 10 000 links; chain100 under SPOOK and Baumgarte
  *                instead of the projection (ms/step, worst separation, or the step it diverged at)
  *   heap         heap growth over 10,000 steady steps (run with --expose-gc), and the transient
@@ -28,7 +28,9 @@ import { Workspace } from '../src/integrators/workspace.js';
 import { LdltSymbolic, LdltNumeric } from '../src/math/sparse/ldlt.js';
 import { SupernodalSymbolic, SupernodalLdlt } from '../src/math/sparse/supernodal.js';
 import { cscSymmetrizeValues, cscTransposeMap } from '../src/math/sparse/csc.js';
-import { peerChain100, median } from './peers.js';
+import { execFileSync } from 'node:child_process';
+import type { PeerChain100 } from './peers.js';
+import { median } from './stats.js';
 import { writeTextFileAtomic } from '../cli/nodeIo.js';
 
 /** two spinning boxes with offset centres of mass coupled by a frame spring, under gravity (like the frame-spring-pair example, not the same) */
@@ -159,6 +161,15 @@ function chainScaling(n: number, steps: number, repeats: number): { links: numbe
   return { links: n, msPerStep: median(times), steps: times.length };
 }
 
+/**
+ * chain100 in the peer engines (bench/peers.ts), in a process of their own: in this one, Rapier's
+ * worlds left vinculum's later measurements 12-18% slower (docs/benchmarks.md, tenth session)
+ */
+function peerChain100InChild(runs: number): PeerChain100[] {
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'peers.js');
+  return JSON.parse(execFileSync(process.execPath, [script, String(runs)], { encoding: 'utf8' })) as PeerChain100[];
+}
+
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
   // chain100 and chain scaling (issue 3)
@@ -168,7 +179,7 @@ async function main(): Promise<void> {
     return r;
   });
   // the same scene in the peer engines, in this run: ratios against vinculum's implicit Euler
-  const peers = await peerChain100(quick ? 1 : 5);
+  const peers = peerChain100InChild(quick ? 1 : 5);
   const ours = chains.find((c) => c.integrator === 'implicit-euler')!.msPerStep;
   for (const p of peers) log(`chain100 ${p.engine} ${p.version}: ${p.msPerStep.toFixed(3)} ms/step (median), max joint separation ${p.maxJointSeparation.toExponential(2)} m; vinculum implicit Euler / ${p.engine} = ${(ours / p.msPerStep).toFixed(2)}× the time`);
   const stabilized = (['spook', 'baumgarte'] as const).map((method) => {

@@ -140,12 +140,16 @@ export class BlockMatrix {
     }
   }
 
-  /** adds s to the diagonal of the 3×3 sub-block at (r0, c0) of block `slot` */
-  addDiag3(slot: number, r0: number, c0: number, s: number): void {
-    const v = this.values, cb = this.layout.colBase;
+  /**
+   * adds s·d[i] to the diagonal of the 3×3 sub-block at (r0, c0) of block `slot`, s a sign (±1):
+   * the value is read from an array because a double passed to a call that V8 does not inline is
+   * boxed (16 B per call)
+   */
+  addDiag3(slot: number, r0: number, c0: number, d: Float64Array, i: number, s = 1): void {
+    const v = this.values, cb = this.layout.colBase, x = s * d[i]!;
     for (let c = 0; c < 3; c++) {
       const p = cb[6 * slot + c0 + c]! + r0 + c;
-      v[p] = v[p]! + s;
+      v[p] = v[p]! + x;
     }
   }
 

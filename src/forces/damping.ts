@@ -66,7 +66,7 @@ export class ComponentDamping implements ForceEffector {
       if (c.kind === 'body') { const o = c.uOffset + 3; this.w[0] = ctx.u[o]!; this.w[1] = ctx.u[o + 1]!; this.w[2] = ctx.u[o + 2]!; }
       ctx.pm.addPair(K, D, s, p, this.r, p, this.r, this.w, null, this.B);
       ctx.pm.addLeverArm(K, s, p, this.F, this.r);
-      if (c.kind === 'body') D.addDiag3(s, 3, 3, -this.dAng[i]!);
+      if (c.kind === 'body') D.addDiag3(s, 3, 3, this.dAng, i, -1);
     }
   }
 

@@ -110,6 +110,8 @@ export class FrameSpring implements ForceEffector {
   private readonly Tth = [new Float64Array(9), new Float64Array(9)];    // ∂T/∂θ_A, ∂T/∂θ_B
   private readonly M1 = new Float64Array(9);
   private readonly M2 = new Float64Array(9);
+  private readonly B3 = new Float64Array(9);     // a 3×3 block pre-scaled for add3 (scale 1: no boxed double)
+  private readonly sc = new Float64Array(3);     // −σ k_t, −σ d_t, −σ d_r of the block being added
   private readonly M3 = new Float64Array(9);
 
   /**
@@ -229,7 +231,7 @@ export class FrameSpring implements ForceEffector {
 
   /** U = a I − ½[w] + c w wᵀ = J_l⁻¹(w), (0.45) in world axes (src/math/so3.ts) */
   private computeU(): void {
-    invLeftJacobian(this.U, this.w[0]!, this.w[1]!, this.w[2]!);
+    invLeftJacobian(this.U, this.w);
   }
 
   addJacobians(ctx: ForceContext, K: BlockMatrix, D: BlockMatrix): void {
@@ -254,22 +256,29 @@ export class FrameSpring implements ForceEffector {
       if (slot < 0) continue;
       const ss = s === 0 ? 1 : -1, sst = ss * (t === 0 ? 1 : -1);
       const Srs = this.Sr[s]!, Srt = this.Sr[t]!, Fth = this.Fth[t]!, Tth = this.Tth[t]!;
+      // the block's scales, read by the adds from an array (a double argument would be boxed)
+      const sc = this.sc, B = this.B3;
+      sc[0] = -sst * kt; sc[1] = -sst * dt; sc[2] = -sst * dr;
       // K, x columns: ∂F/∂x_t = −σ_t k_t I
-      K.addDiag3(slot, 0, 0, -sst * kt);
-      K.add3(slot, 3, 0, Srs, -sst * kt);
+      K.addDiag3(slot, 0, 0, sc, 0);
+      for (let k = 0; k < 9; k++) B[k] = sc[0]! * Srs[k]!;
+      K.add3(slot, 3, 0, B, 1);
       // K, θ columns: σ_s ∂F/∂θ_t and σ_s ([r_s] ∂F/∂θ_t + ∂T/∂θ_t)
       K.add3(slot, 0, 3, Fth, ss);
       mul3(this.M3, Srs, Fth);
       for (let k = 0; k < 9; k++) this.M3[k] = this.M3[k]! + Tth[k]!;
       K.add3(slot, 3, 3, this.M3, ss);
       // D, v columns: ∂F/∂v_t = −σ_t d_t I
-      D.addDiag3(slot, 0, 0, -sst * dt);
-      D.add3(slot, 3, 0, Srs, -sst * dt);
+      D.addDiag3(slot, 0, 0, sc, 1);
+      for (let k = 0; k < 9; k++) B[k] = sc[1]! * Srs[k]!;
+      D.add3(slot, 3, 0, B, 1);
       // D, ω columns: ∂F/∂ω_t = σ_t d_t [r_t], ∂T/∂ω_t = −σ_t d_r I
-      D.add3(slot, 0, 3, Srt, sst * dt);
+      for (let k = 0; k < 9; k++) B[k] = sst * dt * Srt[k]!;
+      D.add3(slot, 0, 3, B, 1);
       mul3(this.M3, Srs, Srt);
-      D.add3(slot, 3, 3, this.M3, sst * dt);
-      D.addDiag3(slot, 3, 3, -sst * dr);
+      for (let k = 0; k < 9; k++) B[k] = sst * dt * this.M3[k]!;
+      D.add3(slot, 3, 3, B, 1);
+      D.addDiag3(slot, 3, 3, sc, 2);
     }
     // the lever arm of each body turns with it: σ_s [F][r_s] on its own θθ block
     skew(this.M1, this.F);

@@ -19,8 +19,9 @@ export function invLeftJacobianCoeff(phi2: number): number {
   return (1 - (h * Math.cos(h)) / Math.sin(h)) / phi2;
 }
 
-/** out = J_l⁻¹(θ) as a row-major 3×3 */
-export function invLeftJacobian(out: Mat3, tx: number, ty: number, tz: number): Mat3 {
+/** out = J_l⁻¹(θ) as a row-major 3×3, θ = th[0..2] (an array: doubles passed to a call are boxed unless it is inlined) */
+export function invLeftJacobian(out: Mat3, th: Float64Array): Mat3 {
+  const tx = th[0]!, ty = th[1]!, tz = th[2]!;
   const p2 = tx * tx + ty * ty + tz * tz, c = invLeftJacobianCoeff(p2), a = 1 - c * p2;
   out[0] = a + c * tx * tx; out[1] = c * tx * ty + 0.5 * tz; out[2] = c * tx * tz - 0.5 * ty;
   out[3] = c * ty * tx - 0.5 * tz; out[4] = a + c * ty * ty; out[5] = c * ty * tz + 0.5 * tx;
