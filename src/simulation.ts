@@ -123,8 +123,9 @@ export class Simulation {
   private checkIgnoredDamping(): void {
     const method = this.ws.cs.stabilization.method;
     for (const c of this.model.constraints) {
-      const r = ignoredDampingRow(c, false, method);
-      if (r >= 0) this.warnings.push(`constraint "${c.name}": row ${r} is hard and has damping ${c.damping[r]}, which stabilization "${method}" ignores (damping acts on compliant rows; under "spook" it sets a hard row's relaxation)`);
+      const r = ignoredDampingRow(c, method, this.integrator);
+      const under = method === 'spook' ? 'stabilization "spook" with rk4' : `stabilization "${method}"`;
+      if (r >= 0) this.warnings.push(`constraint "${c.name}": row ${r} is hard and has damping ${c.damping[r]}, which ${under} ignores (damping acts on compliant rows; under "spook", except with rk4, it sets a hard row's relaxation)`);
     }
   }
 

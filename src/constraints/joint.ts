@@ -174,6 +174,12 @@ export class Joint implements BilateralConstraint {
     this.coordinateNames = this.layout.coordinateNames;
     this.compliance = perRow(`${path}.compliance`, spec.compliance, this.rows);
     this.damping = perRow(`${path}.damping`, spec.damping, this.rows);
+    // one damping value is the compliant rows' when the joint has any: the hard rows keep 0 (under
+    // SPOOK a hard row's damping would set its relaxation, which a value meant for the soft rows
+    // must not; constraints/softness.ts, ignoredDampingRow)
+    if (typeof spec.damping === 'number' && this.compliance.some((a) => a > 0)) {
+      for (let r = 0; r < this.rows; r++) if (!(this.compliance[r]! > 0)) this.damping[r] = 0;
+    }
     // softness in physical units, converted by the simulation at set-up
     if (spec.stiffness !== undefined) {
       if (spec.compliance !== undefined || spec.damping !== undefined) throw new ModelError(`${path}.stiffness`, 'give either stiffness (with dampingRatio) or compliance (with damping), not both');

@@ -6,6 +6,7 @@
  * same α and β.
  */
 import type { Model, Stabilization } from '../model/model.js';
+import type { IntegratorName } from '../integrators/names.js';
 import type { BilateralConstraint } from './constraint.js';
 import { Kinematics } from '../model/kinematics.js';
 import { spatialInertiaInverse, spatialScratch } from '../math/spatial.js';
@@ -37,15 +38,15 @@ export function applySoftness(model: Model): void {
 }
 
 /**
- * The first hard row of c whose damping the stabilization `method` ignores, or −1. Damping β
- * acts on compliant rows (000 §0.11) and, under SPOOK only, as a hard row's relaxation d = β/h;
- * projection and Baumgarte ignore it on hard rows. One value for all rows (`perRow` false, or a
- * model built in code, where it cannot be told apart) belongs to the compliant rows when c has
- * any. Rows given in physical units (stiffness) are all compliant.
+ * The first hard row of c whose damping the stabilization `method` under `integrator` ignores,
+ * or −1. Damping β acts on compliant rows (000 §0.11) and, under SPOOK only, as a hard row's
+ * relaxation d = β/h, except under RK4, whose SPOOK rows take the method's relaxation
+ * (ConstraintSystem.rows); projection and Baumgarte ignore it on hard rows. (One damping value
+ * for a joint with compliant rows leaves its hard rows at 0: Joint.) Rows given in physical units
+ * (stiffness) are all compliant.
  */
-export function ignoredDampingRow(c: BilateralConstraint, perRow: boolean, method: Stabilization['method']): number {
-  if (method === 'spook' || c.softness) return -1;
-  if (!perRow && c.compliance.some((a) => a > 0)) return -1;
+export function ignoredDampingRow(c: BilateralConstraint, method: Stabilization['method'], integrator: IntegratorName): number {
+  if (c.softness || (method === 'spook' && integrator !== 'rk4')) return -1;
   for (let r = 0; r < c.rows; r++) if (c.damping[r]! > 0 && !(c.compliance[r]! > 0)) return r;
   return -1;
 }

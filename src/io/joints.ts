@@ -7,7 +7,7 @@
  * the source.
  */
 import type { ModelBuilder } from '../model/builder.js';
-import { DEFAULT_SETTINGS, type Stabilization, type Vec3Tuple, type QuatTuple } from '../model/model.js';
+import { DEFAULT_SETTINGS, type ModelSettings, type Stabilization, type Vec3Tuple, type QuatTuple } from '../model/model.js';
 import type { PointRef } from '../model/points.js';
 import { POINT_WORLD } from '../model/points.js';
 import { ModelError, unitQuaternion } from '../model/errors.js';
@@ -35,7 +35,7 @@ export function addJoints(b: ModelBuilder, joints: readonly JointJson[], label: 
     if (names.has(name)) throw new ModelError(`${at}.name`, `duplicate joint name "${name}"`);
     names.add(name);
     const c = j.type === 'distance' ? distanceJoint(b, j, name, at, q0) : frameJoint(b, j, name, at, q0);
-    hardRowDamping(c, Array.isArray(j.damping), b.settings.stabilization.method, at);
+    hardRowDamping(c, Array.isArray(j.damping), b.settings, at);
     b.addConstraint(c);
   });
 }
@@ -44,12 +44,14 @@ export function addJoints(b: ModelBuilder, joints: readonly JointJson[], label: 
  * damping on a hard row that the stabilization ignores (constraints/softness.ts) is a mistake,
  * most likely a wish for viscous friction in the joint's free motion: an error
  */
-function hardRowDamping(c: BilateralConstraint, perRow: boolean, method: Stabilization['method'], at: string): void {
-  const r = ignoredDampingRow(c, perRow, method);
+function hardRowDamping(c: BilateralConstraint, perRow: boolean, settings: ModelSettings, at: string): void {
+  const method = settings.stabilization.method, r = ignoredDampingRow(c, method, settings.integrator);
   if (r < 0) return;
   const hint = c instanceof Joint ? ' (viscous friction in the joint\'s free motion is the damping of a frame spring)' : '';
+  const what = perRow ? 'this row is hard' : c.rows === 1 ? 'the row is hard' : 'all its rows are hard';
+  const under = method === 'spook' ? `under stabilization "spook" with rk4` : `under stabilization "${method}"`;
   throw new ModelError(`${at}.damping${perRow ? `[${r}]` : ''}`,
-    `damping acts on compliant rows only (compliance > 0, or stiffness with dampingRatio); this row is hard, and under stabilization "${method}" its damping would be ignored${hint}`);
+    `damping acts on compliant rows only (compliance > 0, or stiffness with dampingRatio); ${what}, and ${under} the damping would be ignored${hint}`);
 }
 
 /** the settings' stabilization from the file's (parameters only with their method) */

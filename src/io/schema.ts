@@ -180,7 +180,7 @@ export const FrameJointSchema = doc(z.strictObject({
   frameA: bodyFrame('frame C fixed in bodyA, in bodyA\'s coordinates (in world for "world"); with frameB, instead of frame: the joint then need not hold at load time').optional(),
   frameB: bodyFrame('frame D fixed in bodyB, in bodyB\'s coordinates (in world for "world"); with frameA, instead of frame').optional(),
   compliance: perRow('compliance α ≥ 0 per row (m/N for translational rows, rad/(N·m) for rotational ones): one value for all rows, or one per row; default 0 (hard)').optional(),
-  damping: perRow('damping β ≥ 0 (s) of the compliant rows: one value (for the compliant rows), or one per row (0 on hard rows, except under stabilization "spook", where it is a hard row\'s relaxation d = β/h); default 0').optional(),
+  damping: perRow('damping β ≥ 0 (s) of the compliant rows: one value (the compliant rows\' when the joint has any, else every row\'s), or one per row (0 on hard rows, except under stabilization "spook" without rk4, where it is a hard row\'s relaxation d = β/h); default 0').optional(),
   stiffness: perRow('instead of compliance: stiffness k > 0 per row (N/m, N·m/rad): one value or one per row', true).optional(),
   dampingRatio: nonNegative('with stiffness: the damping ratio ζ of each row (default 0)').optional(),
 }), 'a joint between two bodies, or a body and the world, at a frame given in world at load time (or at one frame fixed in each side)', 'Joint');
@@ -191,7 +191,7 @@ export const DistanceJointSchema = doc(z.strictObject({
   points: doc(z.tuple([PointRefSchema, PointRefSchema]), 'the two points whose distance is held'),
   length: positive('the distance to hold, m (default: the initial distance)').optional(),
   compliance: nonNegative('compliance α ≥ 0, m/N; default 0 (hard)').optional(),
-  damping: nonNegative('damping β ≥ 0, s, with compliance (on a hard constraint only under stabilization "spook", as its relaxation d = β/h); default 0').optional(),
+  damping: nonNegative('damping β ≥ 0, s, with compliance (on a hard constraint only under stabilization "spook" without rk4, as its relaxation d = β/h); default 0').optional(),
   stiffness: positive('instead of compliance: stiffness k > 0, N/m').optional(),
   dampingRatio: nonNegative('with stiffness: the damping ratio ζ (default 0)').optional(),
 }), 'a distance constraint between two points (particles, markers or a fixed world point)', 'DistanceJoint');

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { type Csc, cscFromDense } from '../../src/math/sparse/csc.js';
 import type { LdltSymbolicOptions } from '../../src/math/sparse/ldlt.js';
-import { luDense, luSolveDense } from '../../src/math/dense.js';
+import { luDense, luSolveDense, ldltDense } from '../../src/math/dense.js';
 
 export function shuffled(n: number, rand: () => number): number[] {
   const p = Array.from({ length: n }, (_, i) => i);
@@ -144,6 +144,19 @@ export function ldltGrowth(L: Float64Array, D: Float64Array, A: Float64Array, n:
     worst = Math.max(worst, row);
   }
   return worst / normInfDense(A, n);
+}
+
+/**
+ * the growth ρ of the ordering perm (perm[k] = original index of pivot k) itself, from an
+ * independent dense LDLᵀ of P A Pᵀ without pivoting (math/dense.ts): a sparse factor under test
+ * that computed a wrong, larger growth would otherwise loosen its own error bound. null when that
+ * factorization meets a zero pivot
+ */
+export function orderingGrowth(A: Float64Array, n: number, perm: Int32Array): number | null {
+  const PAP = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) PAP[i * n + j] = A[perm[i]! * n + perm[j]!]!;
+  const f = ldltDense(PAP, n);
+  return f ? ldltGrowth(f.L, f.D, A, n) : null;
 }
 
 /** κ∞(A) = ‖A‖∞ ‖A⁻¹‖∞, with A⁻¹ from dense LU (null when A is singular) */

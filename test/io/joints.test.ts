@@ -91,14 +91,15 @@ describe('valid joints', () => {
     expect([d2.compliance[0], d2.damping[0]]).toEqual([1e-3, 0.01]);
   });
 
-  it('takes per-row compliance and damping, as one value or one per row', () => {
+  it('takes per-row compliance and damping, as one value (for the compliant rows) or one per row', () => {
     const m = load({
       bodies: [box('B', [0, 0, -1])],
       joints: [{ type: 'universal', bodyA: 'world', bodyB: 'B', frame: { position: [0, 0, 0] }, compliance: [0, 0, 0, 1e-4], damping: 0.02 }],
     });
     const j = m.constraints[0]!;
     expect(Array.from(j.compliance)).toEqual([0, 0, 0, 1e-4]);
-    expect(Array.from(j.damping)).toEqual([0.02, 0.02, 0.02, 0.02]);
+    // one value is the compliant rows' damping: the hard rows keep 0 (under SPOOK it would be their relaxation)
+    expect(Array.from(j.damping)).toEqual([0, 0, 0, 0.02]);
   });
 
   it('places a hinge by position and axis: the frame z axis along the axis, the angle about it', () => {
@@ -215,18 +216,22 @@ describe('invalid joints: one line naming the path and the problem', () => {
   });
 
   // a hinge's damping without compliance was accepted and ignored: users meant joint friction
-  it('damping on hard rows, which projection and Baumgarte would ignore (SPOOK takes it as the relaxation)', () => {
-    const hard = 'damping acts on compliant rows only (compliance > 0, or stiffness with dampingRatio); this row is hard, and under stabilization';
+  it('damping on hard rows, which projection, Baumgarte and RK4 under SPOOK would ignore (SPOOK otherwise takes it as the relaxation)', () => {
+    const only = 'damping acts on compliant rows only (compliance > 0, or stiffness with dampingRatio)';
+    const friction = ' (viscous friction in the joint\'s free motion is the damping of a frame spring)';
     expect(errorFor({ bodies: B, joints: [hinge({ damping: 0.5 })] }))
-      .toBe(`joints[0] (hinge "h").damping: ${hard} "projection" its damping would be ignored (viscous friction in the joint's free motion is the damping of a frame spring)`);
+      .toBe(`joints[0] (hinge "h").damping: ${only}; all its rows are hard, and under stabilization "projection" the damping would be ignored${friction}`);
     expect(errorFor({ bodies: B, stabilization: { method: 'baumgarte' }, joints: [hinge({ compliance: [0, 0, 0, 0, 1e-3], damping: [0, 0, 0.1, 0, 0.1] })] }))
-      .toBe(`joints[0] (hinge "h").damping[2]: ${hard} "baumgarte" its damping would be ignored (viscous friction in the joint's free motion is the damping of a frame spring)`);
+      .toBe(`joints[0] (hinge "h").damping[2]: ${only}; this row is hard, and under stabilization "baumgarte" the damping would be ignored${friction}`);
+    expect(errorFor({ integrator: 'rk4', bodies: B, stabilization: { method: 'spook' }, joints: [hinge({ damping: 0.5 })] }))
+      .toBe(`joints[0] (hinge "h").damping: ${only}; all its rows are hard, and under stabilization "spook" with rk4 the damping would be ignored${friction}`);
     expect(errorFor({ particles: [{ name: 'p', mass: 1, position: [0, 0, -1] }], joints: [{ type: 'distance', name: 'd', points: ['p', ['world', [0, 0, 0]]], damping: 0.1 }] }))
-      .toBe(`joints[0] (distance "d").damping: ${hard} "projection" its damping would be ignored`);
-    // accepted: damping on the compliant rows, one value for a joint with some, and under SPOOK
+      .toBe(`joints[0] (distance "d").damping: ${only}; the row is hard, and under stabilization "projection" the damping would be ignored`);
+    // accepted: damping on the compliant rows, one value for a joint with some (its hard rows keep 0), and under SPOOK
     expect(load({ bodies: B, joints: [hinge({ compliance: [0, 0, 0, 0, 1e-3], damping: [0, 0, 0, 0, 0.1] })] }).constraints).toHaveLength(1);
-    expect(load({ bodies: B, joints: [hinge({ compliance: [0, 0, 0, 0, 1e-3], damping: 0.1 })] }).constraints).toHaveLength(1);
-    expect(load({ bodies: B, stabilization: { method: 'spook' }, joints: [hinge({ damping: 0.5 })] }).constraints).toHaveLength(1);
+    const oneValue = load({ bodies: B, stabilization: { method: 'spook' }, joints: [hinge({ compliance: [0, 0, 0, 0, 1e-3], damping: 0.1 })] }).constraints[0]!;
+    expect(Array.from(oneValue.damping)).toEqual([0, 0, 0, 0, 0.1]);
+    expect(Array.from(load({ bodies: B, stabilization: { method: 'spook' }, joints: [hinge({ damping: 0.5 })] }).constraints[0]!.damping)).toEqual([0.5, 0.5, 0.5, 0.5, 0.5]);
   });
 
   // regression (review): a joint's stiffness of 0 was accepted and silently made a hard row
