@@ -8,9 +8,9 @@
  * default solver iterations; cannon-es: 10 Gauss-Seidel iterations).
  *
  * Run as its own process (`node dist/bench/peers.js <runs>` prints the results as JSON; bench/run.ts
- * does that): run in the benchmark's process, Rapier's worlds left vinculum's later steps 12-18%
- * slower (the 100-link chain's steps 0.343 → 0.405 ms, tenth session), so the engines no longer
- * share a process.
+ * does that): run in the benchmark's process, Rapier's worlds left vinculum's later steps slower
+ * (the 100-link chain's 12-18%, 0.343 → 0.405 ms; the 1000-link chain's 11%; the 10 000-link
+ * chain's about 5%: tenth session), so the engines no longer share a process.
  *
  * Reported like vinculum's chain100: the wall time of 1000 steps divided by 1000, median over
  * `runs` fresh worlds after one warm-up world, and the largest separation of any joint's two
@@ -109,5 +109,6 @@ export async function peerChain100(runs: number): Promise<PeerChain100[]> {
 // as a process of its own: the results of `runs` runs as JSON on stdout
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const runs = Number(process.argv[2] ?? 5);
+  if (!(Number.isInteger(runs) && runs >= 1)) throw new Error(`peers.js: runs must be a positive integer (got ${process.argv[2]})`);
   process.stdout.write(JSON.stringify(await peerChain100(runs)) + '\n');
 }

@@ -163,7 +163,8 @@ function chainScaling(n: number, steps: number, repeats: number): { links: numbe
 
 /**
  * chain100 in the peer engines (bench/peers.ts), in a process of their own: in this one, Rapier's
- * worlds left vinculum's later measurements 12-18% slower (docs/benchmarks.md, tenth session)
+ * worlds left vinculum's later measurements slower (chain100's steps 12-18%, the 10 000-link chain's
+ * about 5%: docs/benchmarks.md, tenth session)
  */
 function peerChain100InChild(runs: number): PeerChain100[] {
   const script = join(dirname(fileURLToPath(import.meta.url)), 'peers.js');
