@@ -80,7 +80,7 @@ export class Simulation {
   private readonly q0: Float64Array;   // (nq) state at the start of the current step
   private readonly u0: Float64Array;   // (nu)
   private readonly gEnd: Float64Array; // (m) end-of-step violation when the projection did not compute it
-  private readonly carried: Float64Array; // (2m) λ and the projection's multipliers at the start of the current step
+  private readonly carried: Float64Array; // (2m + 1) λ, the projection's multipliers and the redundancy regularization at the start of the current step
   private worstValue = 0;
   private worstStep = -1;
   private worstRow = -1;
@@ -107,7 +107,7 @@ export class Simulation {
     this.q0 = new Float64Array(model.nq);
     this.u0 = new Float64Array(model.nu);
     this.gEnd = new Float64Array(model.nRows);
-    this.carried = new Float64Array(2 * model.nRows);
+    this.carried = new Float64Array(2 * model.nRows + 1);
     const dyn = model.bodies.filter((b) => b.dynamic);
     this.bodyU = Int32Array.from(dyn, (b) => b.uOffset);
     this.bodyComp = Int32Array.from(dyn, (b) => b.index);
@@ -304,8 +304,8 @@ export class Simulation {
     if (ok) return;
     for (const c of this.model.components) {
       const nq = c.kind === 'body' ? 7 : 3, nu = c.kind === 'body' ? 6 : 3;
-      for (let k = 0; k < nq; k++) if (!Number.isFinite(q[c.qOffset + k])) throw new DivergenceError(step, t, `${c.kind} "${c.name}"`, 'position became non-finite');
-      for (let k = 0; k < nu; k++) if (!Number.isFinite(u[c.uOffset + k])) throw new DivergenceError(step, t, `${c.kind} "${c.name}"`, 'velocity became non-finite');
+      for (let k = 0; k < nq; k++) if (!Number.isFinite(q[c.qOffset + k])) throw new DivergenceError(step, t, `${c.kind} "${c.name}"`, 'position became non-finite' + this.turnHint());
+      for (let k = 0; k < nu; k++) if (!Number.isFinite(u[c.uOffset + k])) throw new DivergenceError(step, t, `${c.kind} "${c.name}"`, 'velocity became non-finite' + this.turnHint());
     }
   }
 
@@ -317,14 +317,14 @@ export class Simulation {
   }
 
   checkpoint(): Checkpoint {
-    const carried = new Float64Array(2 * this.model.nRows);
+    const carried = new Float64Array(2 * this.model.nRows + 1);
     this.saveCarried(carried);
     return { ...this.state.checkpoint(), carried };
   }
 
   restore(c: Checkpoint): void {
     const m = this.model.nRows;
-    if (c.carried && c.carried.length !== 2 * m) throw new Error('checkpoint does not match this model');
+    if (c.carried && c.carried.length !== 2 * m + 1) throw new Error('checkpoint does not match this model');
     this.state.restore(c);
     // a divergence after this names only turns of the restored run
     this.firstFastTurn = null;
@@ -333,16 +333,24 @@ export class Simulation {
     else { this.carried.fill(0); this.loadCarried(this.carried); }
   }
 
-  /** out (2m) ← what a step carries over: the constraint forces λ, then the projection's multipliers */
+  /**
+   * out (2m + 1) ← what a step carries over: the constraint forces λ, the projection's
+   * multipliers, and the regularization of redundant hard rows (the rows write it as their −R
+   * each step, and it stops the redundancy search once set)
+   */
   private saveCarried(out: Float64Array): void {
+    const m = this.model.nRows;
     out.set(this.ws.cs.lambda);
-    this.projection.saveMultipliers(out, this.model.nRows);
+    this.projection.saveMultipliers(out, m);
+    out[2 * m] = this.ws.regularization;
   }
 
-  /** λ and the projection's multipliers ← src (2m, as saveCarried wrote it) */
+  /** λ, the projection's multipliers and the regularization ← src (2m + 1, as saveCarried wrote it) */
   private loadCarried(src: Float64Array): void {
-    this.ws.cs.lambda.set(src.subarray(0, this.model.nRows));
-    this.projection.loadMultipliers(src, this.model.nRows);
+    const m = this.model.nRows;
+    this.ws.cs.lambda.set(src.subarray(0, m));
+    this.projection.loadMultipliers(src, m);
+    this.ws.regularization = src[2 * m]!;
   }
 
   /**

@@ -12,7 +12,8 @@
  * [f; −κ] (g̈ = G a + κ = 0; Baumgarte adds −αġ − βg), compliant rows acting as the forces
  * Gᵀλ, λ = −(g + βġ)/α. Drift is removed by the post-step projection. The reported λ is the
  * RK4-weighted average of the stage multipliers (for compliant rows, of their stage forces),
- * plus the velocity projection's impulses/h (stabilize.ts; at rounding level here).
+ * plus the velocity projection's impulses/h (stabilize.ts; small here: up to 2e-6 of the largest
+ * |λ| on examples/pendulum-chain.json and 3e-5 on examples/four-bar.json over 200 steps).
  */
 import type { Workspace } from './workspace.js';
 import type { State } from '../model/state.js';

@@ -193,8 +193,9 @@ export class Workspace {
    * Factors M − a₀D − a₁K (M from the last `mass`, K and D from the last `forces` with
    * jacobians) for the following `solveWith` calls. M and the constraint blocks (one matrix) are
    * read where they are: a non-symmetric step matrix is formed only as its symmetric part, in the
-   * factorization's own buffer (StepSolver.factorCombination), so no pass copies the whole matrix
-   * (on a 10 000-link chain each such pass streamed 19 MB).
+   * factorization's own buffer (StepSolver.factorCombination: one copy of M + G there, then the
+   * Jacobian entries combined), so no separate A is formed (on a 10 000-link chain each such pass
+   * streamed 19 MB).
    */
   factor(a0: number, a1: number): void {
     this.coef[0] = a0; this.coef[1] = a1;

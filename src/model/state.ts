@@ -12,7 +12,8 @@ export interface Checkpoint {
   readonly u: Float64Array;
   /**
    * what a simulation carries from step to step besides q and u (Simulation.checkpoint): the
-   * constraint forces λ (geometric stiffness) and the projection's multipliers (its curvature)
+   * constraint forces λ (geometric stiffness), the projection's multipliers (its curvature) and
+   * the regularization R of redundant hard rows (0 until found)
    */
   readonly carried?: Float64Array;
 }
