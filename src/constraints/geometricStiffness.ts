@@ -33,6 +33,8 @@ export class StiffnessScratch {
   readonly Sv = new Float64Array(9);
   readonly P = new Float64Array(9);
   readonly v = new Float64Array(3);
+  /** a lever's force f (0..2) and arm r (3..5) for leverCurvature */
+  readonly fr = new Float64Array(6);
 }
 
 /**
@@ -70,10 +72,12 @@ export function addTranslationalStiffness(K: BlockMatrix, fsr: Float64Array, o: 
  *   H = sym(r fᵀ) − (f·r) I,
  *
  * with eigenvalues ½(b − a) ≥ 0 on r̂ + f̂, −½(a + b) ≤ 0 on r̂ − f̂ and −a on r̂ × f̂ (a = f·r,
- * b = |f||r|). P ← H, or with `positive` its positive semidefinite part (the negative eigenvalues
- * removed); returns false when there is nothing (f or r zero, or H ≤ 0).
+ * b = |f||r|), for f = fr[0..3) and r = fr[3..6) (an array: doubles passed to a call that V8
+ * does not inline are boxed, 16 B each). P ← H, or with `positive` its positive semidefinite part
+ * (the negative eigenvalues removed); returns false when there is nothing (f or r zero, or H ≤ 0).
  */
-export function leverCurvature(P: Float64Array, fx: number, fy: number, fz: number, rx: number, ry: number, rz: number, positive: boolean): boolean {
+export function leverCurvature(P: Float64Array, fr: Float64Array, positive: boolean): boolean {
+  const fx = fr[0]!, fy = fr[1]!, fz = fr[2]!, rx = fr[3]!, ry = fr[4]!, rz = fr[5]!;
   const fn = Math.sqrt(fx * fx + fy * fy + fz * fz), rn = Math.sqrt(rx * rx + ry * ry + rz * rz);
   if (fn === 0 || rn === 0) return false;
   const a = fx * rx + fy * ry + fz * rz, b = fn * rn;
@@ -88,20 +92,22 @@ export function leverCurvature(P: Float64Array, fx: number, fy: number, fz: numb
   // loses digits (error b·ε/|r̂ − f̂|), H⁺ (≤ b·θ²/4) is taken as zero
   const ex = vx - ux, ey = vy - uy, ez = vz - uz, ee = ex * ex + ey * ey + ez * ez;
   if (ee < 1e-6) return false;
-  addOuter(P, ex, ey, ez, (0.5 * (a + b)) / ee);
-  // and the one on r̂ × f̂ when a > 0
+  // P += s e eᵀ, written out (a call would box its doubles)
+  let s = (0.5 * (a + b)) / ee;
+  P[0] = P[0]! + s * ex * ex; P[4] = P[4]! + s * ey * ey; P[8] = P[8]! + s * ez * ez;
+  let xy = s * ex * ey, xz = s * ex * ez, yz = s * ey * ez;
+  P[1] = P[1]! + xy; P[3] = P[3]! + xy; P[2] = P[2]! + xz; P[6] = P[6]! + xz; P[5] = P[5]! + yz; P[7] = P[7]! + yz;
+  // and the one on r̂ × f̂ when a > 0: P += s n nᵀ
   if (a > 0) {
     const nx = vy * uz - vz * uy, ny = vz * ux - vx * uz, nz = vx * uy - vy * ux, nn = nx * nx + ny * ny + nz * nz;
-    if (nn > 1e-6) addOuter(P, nx, ny, nz, a / nn);
+    if (nn > 1e-6) {
+      s = a / nn;
+      P[0] = P[0]! + s * nx * nx; P[4] = P[4]! + s * ny * ny; P[8] = P[8]! + s * nz * nz;
+      xy = s * nx * ny; xz = s * nx * nz; yz = s * ny * nz;
+      P[1] = P[1]! + xy; P[3] = P[3]! + xy; P[2] = P[2]! + xz; P[6] = P[6]! + xz; P[5] = P[5]! + yz; P[7] = P[7]! + yz;
+    }
   }
   return true;
-}
-
-/** P += s v vᵀ (3×3) */
-function addOuter(P: Float64Array, x: number, y: number, z: number, s: number): void {
-  P[0] = P[0]! + s * x * x; P[4] = P[4]! + s * y * y; P[8] = P[8]! + s * z * z;
-  const xy = s * x * y, xz = s * x * z, yz = s * y * z;
-  P[1] = P[1]! + xy; P[3] = P[3]! + xy; P[2] = P[2]! + xz; P[6] = P[6]! + xz; P[5] = P[5]! + yz; P[7] = P[7]! + yz;
 }
 
 /**
@@ -118,18 +124,20 @@ function addOuter(P: Float64Array, x: number, y: number, z: number, s: number): 
 export const CURVATURE_CAP = 2;
 
 /**
- * out[o … o+9) += the positive part of the lever curvature of the force sgn·f (fsr[0..3)) at the
- * lever r = fsr[r0 .. r0+3), scaled to |f||r| ≤ CURVATURE_CAP·trace, unless |f||r| is below
- * 1e-12 of trace (negligible, and no subnormal numbers reach the factorization); trace is that
- * of the body's rotational block without any curvature, so the cap does not depend on the order
- * in which the joints add theirs. `out` is a body's 3×3 (row-major) sum of these terms, which
- * the projection adds to M's rotational block in one pass.
+ * out[9·blk … 9·blk+9) += the positive part of the lever curvature of the force sgn·f (fsr[0..3))
+ * at the lever r = fsr[r0 .. r0+3), scaled to |f||r| ≤ CURVATURE_CAP·trace, unless |f||r| is
+ * below 1e-12 of trace (negligible, and no subnormal numbers reach the factorization); trace =
+ * traces[blk] is that of the body's rotational block without any curvature, so the cap does not
+ * depend on the order in which the joints add theirs. `out` holds each body's 3×3 (row-major) sum
+ * of these terms, which the projection adds to M's rotational blocks in one pass. Only integers
+ * are passed (sgn is ±1): this runs for every joint at every projection factorization.
  */
-export function addLeverCurvature(out: Float64Array, o: number, trace: number, fsr: Float64Array, sgn: number, r0: number, t: StiffnessScratch): void {
-  const fx = sgn * fsr[0]!, fy = sgn * fsr[1]!, fz = sgn * fsr[2]!, rx = fsr[r0]!, ry = fsr[r0 + 1]!, rz = fsr[r0 + 2]!;
-  const b = Math.sqrt((fx * fx + fy * fy + fz * fz) * (rx * rx + ry * ry + rz * rz)), cap = CURVATURE_CAP * trace;
+export function addLeverCurvature(out: Float64Array, blk: number, traces: Float64Array, fsr: Float64Array, sgn: number, r0: number, t: StiffnessScratch): void {
+  const fr = t.fr, trace = traces[blk]!, o = 9 * blk;
+  fr[0] = sgn * fsr[0]!; fr[1] = sgn * fsr[1]!; fr[2] = sgn * fsr[2]!; fr[3] = fsr[r0]!; fr[4] = fsr[r0 + 1]!; fr[5] = fsr[r0 + 2]!;
+  const b = Math.sqrt((fr[0]! * fr[0]! + fr[1]! * fr[1]! + fr[2]! * fr[2]!) * (fr[3]! * fr[3]! + fr[4]! * fr[4]! + fr[5]! * fr[5]!)), cap = CURVATURE_CAP * trace;
   if (b <= 1e-12 * trace) return;
-  if (!leverCurvature(t.P, fx, fy, fz, rx, ry, rz, true)) return;
+  if (!leverCurvature(t.P, fr, true)) return;
   const s = b > cap ? cap / b : 1, P = t.P;
   for (let k = 0; k < 9; k++) out[o + k] = out[o + k]! + s * P[k]!;
 }

@@ -122,8 +122,8 @@ class LeverCurvature implements ProjectionCurvatureTerm {
     const bA = this.bA, bB = this.bB;
     this.k.positions(ctx);
     this.k.stiffnessVectors(this.linear, mu, o, t.fsr);
-    if (bB >= 0) addLeverCurvature(curvature, 9 * bB, inertiaTrace[bB]!, t.fsr, 1, 6, t);
-    if (bA >= 0) addLeverCurvature(curvature, 9 * bA, inertiaTrace[bA]!, t.fsr, -1, 3, t);
+    if (bB >= 0) addLeverCurvature(curvature, bB, inertiaTrace, t.fsr, 1, 6, t);
+    if (bA >= 0) addLeverCurvature(curvature, bA, inertiaTrace, t.fsr, -1, 3, t);
   }
 }
 
