@@ -2,7 +2,7 @@
  * The optional trajectory columns of `vinculum run --outputs` (docs/model-format.md, Command
  * line): joint coordinates and their rates (`joints`), and the reaction wrench of every joint
  * (`forces`): the force on side A in world axes (N) and the torque on A about the joint anchor
- * (N·m), from the multipliers of the last step. Also the end-of-run constraint violation.
+ * (N·m), from the multipliers of the last step.
  */
 import { InvalidArgumentError } from 'commander';
 import type { Simulation } from '../src/simulation.js';

@@ -15,7 +15,7 @@ import { Projection, PROJECTION_TOL, PROJECTION_VEL_TOL } from './integrators/st
 import type { IntegratorName } from './integrators/names.js';
 import type { StepSolverOptions } from './solvers/stepSolver.js';
 import { Joint } from './constraints/joint.js';
-import { ignoredDampingRow } from './constraints/softness.js';
+import { ignoredDampingRow, dampingIgnoredBy } from './constraints/softness.js';
 
 export interface SimulationOptions {
   /** overrides the model's integrator */
@@ -124,8 +124,7 @@ export class Simulation {
     const method = this.ws.cs.stabilization.method;
     for (const c of this.model.constraints) {
       const r = ignoredDampingRow(c, method, this.integrator);
-      const under = method === 'spook' ? 'stabilization "spook" with rk4' : `stabilization "${method}"`;
-      if (r >= 0) this.warnings.push(`constraint "${c.name}": row ${r} is hard and has damping ${c.damping[r]}, which ${under} ignores (damping acts on compliant rows; under "spook", except with rk4, it sets a hard row's relaxation)`);
+      if (r >= 0) this.warnings.push(`constraint "${c.name}": row ${r} is hard and has damping ${c.damping[r]}, which ${dampingIgnoredBy(method)} ignores (damping acts on compliant rows; under "spook", except with rk4, it sets a hard row's relaxation)`);
     }
   }
 

@@ -61,7 +61,11 @@ export interface JointSpec {
   type: JointType | JointMask;
   /** per-row compliance α ≥ 0 (m/N, rad/(N·m)): one value for all rows or one per row; default 0 */
   compliance?: number | readonly number[];
-  /** per-row damping β ≥ 0 (s): one value or one per row; default 0 */
+  /**
+   * per-row damping β ≥ 0 (s) of compliant rows: one value (the compliant rows' when the joint
+   * has any, its hard rows keeping 0; else every row's, which only SPOOK reads) or one per row;
+   * default 0
+   */
   damping?: number | readonly number[];
   /** instead of compliance: per-row stiffness k > 0 (N/m, N·m/rad), one value or one per row */
   stiffness?: number | readonly number[];
@@ -113,7 +117,9 @@ class TranslationalStiffness implements GeometricStiffnessTerm {
  * A joint's term of the projection's curvature (three translational rows): curvature[9b …] += the
  * positive part of those rows' curvature at the projection's multipliers, for the blocks b of both
  * bodies (−1 for the world; geometricStiffness.ts, addLeverCurvature). The three rows'
- * multipliers are the world force f, and μᵀg = f·(x_D − x_C) has no A-B coupling.
+ * multipliers are the world force f, and μᵀg = f·(x_D − x_C) has no A-B coupling. Side A's lever
+ * is s = r_C + d, not r_C: the rows measure d along C's axes, which turn with A (G_A = [−c_kᵀ,
+ * (c_k × s)ᵀ], jointRows.ts); on the manifold (d = 0) the two agree.
  */
 class LeverCurvature implements ProjectionCurvatureTerm {
   constructor(private readonly k: JointKinematics, private readonly linear: Int32Array, private readonly bA: number, private readonly bB: number) {}

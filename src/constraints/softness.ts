@@ -50,3 +50,8 @@ export function ignoredDampingRow(c: BilateralConstraint, method: Stabilization[
   for (let r = 0; r < c.rows; r++) if (c.damping[r]! > 0 && !(c.compliance[r]! > 0)) return r;
   return -1;
 }
+
+/** what ignores a hard row's damping, for messages: `stabilization "projection"`, or `stabilization "spook" with rk4` */
+export function dampingIgnoredBy(method: Stabilization['method']): string {
+  return method === 'spook' ? 'stabilization "spook" with rk4' : `stabilization "${method}"`;
+}

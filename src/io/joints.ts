@@ -14,7 +14,7 @@ import { ModelError, unitQuaternion } from '../model/errors.js';
 import { Joint } from '../constraints/joint.js';
 import { jointLayout } from '../constraints/jointRows.js';
 import { DistanceConstraint } from '../constraints/distance.js';
-import { ignoredDampingRow } from '../constraints/softness.js';
+import { ignoredDampingRow, dampingIgnoredBy } from '../constraints/softness.js';
 import type { BilateralConstraint } from '../constraints/constraint.js';
 import type { JointJson, PointRefJson, StabilizationJson } from './schema.js';
 
@@ -49,9 +49,8 @@ function hardRowDamping(c: BilateralConstraint, perRow: boolean, settings: Model
   if (r < 0) return;
   const hint = c instanceof Joint ? ' (viscous friction in the joint\'s free motion is the damping of a frame spring)' : '';
   const what = perRow ? 'this row is hard' : c.rows === 1 ? 'the row is hard' : 'all its rows are hard';
-  const under = method === 'spook' ? `under stabilization "spook" with rk4` : `under stabilization "${method}"`;
   throw new ModelError(`${at}.damping${perRow ? `[${r}]` : ''}`,
-    `damping acts on compliant rows only (compliance > 0, or stiffness with dampingRatio); ${what}, and ${under} the damping would be ignored${hint}`);
+    `damping acts on compliant rows only (compliance > 0, or stiffness with dampingRatio); ${what}, and under ${dampingIgnoredBy(method)} the damping would be ignored${hint}`);
 }
 
 /** the settings' stabilization from the file's (parameters only with their method) */
