@@ -121,27 +121,27 @@ export class Workspace {
   massInverse(out: Float64Array, f: Float64Array): void {
     const model = this.model, kin = this.fs.kin;
     const JW = kin.JW;
-    for (let b = 0; b < model.blockComponent.length; b++) {
-      const c = model.components[model.blockComponent[b]!]!, s = model.blockStart[b]!;
-      if (c.kind === 'particle') { for (let k = 0; k < 3; k++) out[s + k] = f[s + k]! / c.mass; continue; }
-      for (let k = 0; k < 3; k++) this.c3[k] = kin.cW[3 * c.index + k]!;
-      for (let k = 0; k < 9; k++) this.J9[k] = JW[9 * c.index + k]!;
-      if (kin.centred(c.index) && invert3(this.S1, this.J9)) {
+    for (let b = 0; b < this.blockIndex.length; b++) {
+      const i = this.blockIndex[b]!, s = model.blockStart[b]!;
+      if (this.blockBody[b] === 0) { for (let k = 0; k < 3; k++) out[s + k] = f[s + k]! / this.compMass[i]!; continue; }
+      for (let k = 0; k < 3; k++) this.c3[k] = kin.cW[3 * i + k]!;
+      for (let k = 0; k < 9; k++) this.J9[k] = JW[9 * i + k]!;
+      if (kin.centred(i) && invert3(this.S1, this.J9)) {
         // the origin at the centre of mass: M⁻¹ = diag(I/m, J⁻¹)
-        const m = c.mass, Ji = this.S1, f3 = f[s + 3]!, f4 = f[s + 4]!, f5 = f[s + 5]!;
+        const m = this.compMass[i]!, Ji = this.S1, f3 = f[s + 3]!, f4 = f[s + 4]!, f5 = f[s + 5]!;
         out[s] = f[s]! / m; out[s + 1] = f[s + 1]! / m; out[s + 2] = f[s + 2]! / m;
         out[s + 3] = Ji[0]! * f3 + Ji[1]! * f4 + Ji[2]! * f5;
         out[s + 4] = Ji[3]! * f3 + Ji[4]! * f4 + Ji[5]! * f5;
         out[s + 5] = Ji[6]! * f3 + Ji[7]! * f4 + Ji[8]! * f5;
         continue;
       }
-      spatialInertiaInverseOf(this.M6, this.compMass, c.index, this.c3, this.J9, this.sp);
-      for (let i = 0; i < 6; i++) {
+      spatialInertiaInverseOf(this.M6, this.compMass, i, this.c3, this.J9, this.sp);
+      for (let r = 0; r < 6; r++) {
         let acc = 0;
-        for (let j = 0; j < 6; j++) acc += this.M6[6 * i + j]! * f[s + j]!;
-        this.a6[i] = acc;
+        for (let j = 0; j < 6; j++) acc += this.M6[6 * r + j]! * f[s + j]!;
+        this.a6[r] = acc;
       }
-      for (let i = 0; i < 6; i++) out[s + i] = this.a6[i]!;
+      for (let r = 0; r < 6; r++) out[s + r] = this.a6[r]!;
     }
   }
 
@@ -155,12 +155,11 @@ export class Workspace {
   addMassVariation(a: Float64Array): void {
     const model = this.model, kin = this.fs.kin, K = this.fs.K;
     const JW = kin.JW;
-    for (let b = 0; b < model.blockComponent.length; b++) {
-      const c = model.components[model.blockComponent[b]!]!, s = model.blockStart[b]!, slot = this.slotDiag[b]!;
-      if (c.kind !== 'body') continue;
-      const m = c.mass;
-      for (let k = 0; k < 3; k++) this.c3[k] = kin.cW[3 * c.index + k]!;
-      for (let k = 0; k < 9; k++) this.J9[k] = JW[9 * c.index + k]!;
+    for (let b = 0; b < this.blockIndex.length; b++) {
+      if (this.blockBody[b] === 0) continue;
+      const i = this.blockIndex[b]!, s = model.blockStart[b]!, slot = this.slotDiag[b]!, m = this.compMass[i]!;
+      for (let k = 0; k < 3; k++) this.c3[k] = kin.cW[3 * i + k]!;
+      for (let k = 0; k < 9; k++) this.J9[k] = JW[9 * i + k]!;
       for (let k = 0; k < 3; k++) this.v3[k] = a[s + 3 + k]!;
       skew(this.S2, this.v3);                                   // [a_ω]
       // rows ω, every body: −(J[a_ω] − [J a_ω])
@@ -169,7 +168,7 @@ export class Workspace {
       skew(this.S3, mulVec3(this.w3, this.J9, this.v3));
       K.add3(slot, 3, 3, this.S3, 1);
       // the origin at the centre of mass (c = 0): nothing else
-      if (kin.centred(c.index)) continue;
+      if (kin.centred(i)) continue;
       skew(this.S1, this.c3);                                   // [c]
       // rows v: K_vθ −= −m[a_ω][c]
       // (scaled here, not by add3: a non-integer argument of a call V8 does not inline is boxed)
