@@ -33,8 +33,8 @@ export class StiffnessScratch {
   readonly Sv = new Float64Array(9);
   readonly P = new Float64Array(9);
   readonly v = new Float64Array(3);
-  /** a lever's force f (0..2) and arm r (3..5) for leverCurvature */
-  readonly fr = new Float64Array(6);
+  /** a lever's force f (0..2) and arm r (3..5) for leverCurvature, which uses 6..9 as its own scratch */
+  readonly fr = new Float64Array(10);
 }
 
 /**
@@ -73,7 +73,7 @@ export function addTranslationalStiffness(K: BlockMatrix, fsr: Float64Array, o: 
  *
  * with eigenvalues ½(b − a) ≥ 0 on r̂ + f̂, −½(a + b) ≤ 0 on r̂ − f̂ and −a on r̂ × f̂ (a = f·r,
  * b = |f||r|), for f = fr[0..3) and r = fr[3..6) (an array: doubles passed to a call that V8
- * does not inline are boxed, 16 B each). P ← H, or with `positive` its positive semidefinite part
+ * does not inline are boxed, 16 B each; fr[6..10) is overwritten as scratch). P ← H, or with `positive` its positive semidefinite part
  * (the negative eigenvalues removed); returns false when there is nothing (f or r zero, or H ≤ 0).
  */
 export function leverCurvature(P: Float64Array, fr: Float64Array, positive: boolean): boolean {
@@ -92,22 +92,22 @@ export function leverCurvature(P: Float64Array, fr: Float64Array, positive: bool
   // loses digits (error b·ε/|r̂ − f̂|), H⁺ (≤ b·θ²/4) is taken as zero
   const ex = vx - ux, ey = vy - uy, ez = vz - uz, ee = ex * ex + ey * ey + ez * ez;
   if (ee < 1e-6) return false;
-  // P += s e eᵀ, written out (a call would box its doubles)
-  let s = (0.5 * (a + b)) / ee;
-  P[0] = P[0]! + s * ex * ex; P[4] = P[4]! + s * ey * ey; P[8] = P[8]! + s * ez * ez;
-  let xy = s * ex * ey, xz = s * ex * ez, yz = s * ey * ez;
-  P[1] = P[1]! + xy; P[3] = P[3]! + xy; P[2] = P[2]! + xz; P[6] = P[6]! + xz; P[5] = P[5]! + yz; P[7] = P[7]! + yz;
-  // and the one on r̂ × f̂ when a > 0: P += s n nᵀ
+  fr[6] = ex; fr[7] = ey; fr[8] = ez; fr[9] = (0.5 * (a + b)) / ee;
+  addOuter(P, fr);
+  // and the one on r̂ × f̂ when a > 0
   if (a > 0) {
     const nx = vy * uz - vz * uy, ny = vz * ux - vx * uz, nz = vx * uy - vy * ux, nn = nx * nx + ny * ny + nz * nz;
-    if (nn > 1e-6) {
-      s = a / nn;
-      P[0] = P[0]! + s * nx * nx; P[4] = P[4]! + s * ny * ny; P[8] = P[8]! + s * nz * nz;
-      xy = s * nx * ny; xz = s * nx * nz; yz = s * ny * nz;
-      P[1] = P[1]! + xy; P[3] = P[3]! + xy; P[2] = P[2]! + xz; P[6] = P[6]! + xz; P[5] = P[5]! + yz; P[7] = P[7]! + yz;
-    }
+    if (nn > 1e-6) { fr[6] = nx; fr[7] = ny; fr[8] = nz; fr[9] = a / nn; addOuter(P, fr); }
   }
   return true;
+}
+
+/** P += s v vᵀ (3×3) for v = w[6..9), s = w[9] (read from the array: no boxed doubles) */
+function addOuter(P: Float64Array, w: Float64Array): void {
+  const x = w[6]!, y = w[7]!, z = w[8]!, s = w[9]!;
+  P[0] = P[0]! + s * x * x; P[4] = P[4]! + s * y * y; P[8] = P[8]! + s * z * z;
+  const xy = s * x * y, xz = s * x * z, yz = s * y * z;
+  P[1] = P[1]! + xy; P[3] = P[3]! + xy; P[2] = P[2]! + xz; P[6] = P[6]! + xz; P[5] = P[5]! + yz; P[7] = P[7]! + yz;
 }
 
 /**

@@ -29,7 +29,7 @@ describe('lever curvature', () => {
   it('is the Hessian of f·(exp([β]) r) at β = 0 (central differences)', () => {
     fc.assert(fc.property(vec, vec, (f, r) => {
       const P = new Float64Array(9);
-      expect(leverCurvature(P, Float64Array.of(...f, ...r), false)).toBe(true);
+      expect(leverCurvature(P, Float64Array.of(...f, ...r, 0, 0, 0, 0), false)).toBe(true);
       const e = 1e-4;
       let scale = 0;
       for (let k = 0; k < 9; k++) scale = Math.max(scale, Math.abs(P[k]!));
@@ -44,8 +44,8 @@ describe('lever curvature', () => {
   it('keeps the positive part: H⁺ ≥ 0, H⁺ − H ≥ 0, and H⁺ = H when H ≥ 0', () => {
     fc.assert(fc.property(vec, vec, (f, r) => {
       const H = new Float64Array(9), Hp = new Float64Array(9);
-      leverCurvature(H, Float64Array.of(...f, ...r), false);
-      const any = leverCurvature(Hp, Float64Array.of(...f, ...r), true);
+      leverCurvature(H, Float64Array.of(...f, ...r, 0, 0, 0, 0), false);
+      const any = leverCurvature(Hp, Float64Array.of(...f, ...r, 0, 0, 0, 0), true);
       if (!any) Hp.fill(0);
       // within 1e-3 rad of f̂ = r̂ the positive part (≤ b·θ²/4) is dropped (geometricStiffness.ts)
       const b = Math.hypot(...f) * Math.hypot(...r), cos = (f[0] * r[0] + f[1] * r[1] + f[2] * r[2]) / b;
@@ -62,8 +62,8 @@ describe('lever curvature', () => {
 
   it('is zero for a force along its lever (a > 0) and the whole H for a force against it', () => {
     const P = new Float64Array(9);
-    expect(leverCurvature(P, Float64Array.of(2, 0, 0, 0.5, 0, 0), true)).toBe(false);
-    expect(leverCurvature(P, Float64Array.of(-2, 0, 0, 0.5, 0, 0), true)).toBe(true);
+    expect(leverCurvature(P, Float64Array.of(2, 0, 0, 0.5, 0, 0, 0, 0, 0, 0), true)).toBe(false);
+    expect(leverCurvature(P, Float64Array.of(-2, 0, 0, 0.5, 0, 0, 0, 0, 0, 0), true)).toBe(true);
     expect(Array.from(P)).toEqual([0, 0, 0, 0, 1, 0, 0, 0, 1]);
   });
 });
