@@ -51,7 +51,8 @@ import { omegaToRpyRate, rpyIsSingular, mat3ToRpyInto } from '../math/rpy.js';
 import type { BlockMatrix, BlockPattern } from '../assembly/blockSparse.js';
 import type { ForceContext } from '../forces/force.js';
 import { addTranslationalStiffness, addLeverCurvature, type StiffnessScratch } from './geometricStiffness.js';
-import { type JointType, type JointMask, type JointLayout, JointFrame, JointKinematics, JOINT_KINEMATICS_SIZE, jointLayout } from './jointRows.js';
+import { type JointType, type JointMask, type JointLayout, JointFrame, JointKinematics, JOINT_KINEMATICS_SIZE, jointLayout,
+  linearValue, linearRate, stiffnessVectors, rowValues, rowBiases, rowJacobians } from './jointRows.js';
 
 export type { JointType, JointMask } from './jointRows.js';
 export { JOINT_PRESETS } from './jointRows.js';
@@ -108,7 +109,7 @@ class TranslationalStiffness implements GeometricStiffnessTerm {
   add(ctx: ForceContext, lambda: Float64Array, o: number, K: BlockMatrix, _D: BlockMatrix, t: StiffnessScratch): void {
     const s = this.slots;
     this.k.positions(ctx);
-    this.k.stiffnessVectors(this.linear, lambda, o, t.fsr);
+    stiffnessVectors(this.k.b, 0, this.linear, 0, this.linear.length, lambda, o, t.fsr);
     addTranslationalStiffness(K, t.fsr, 0, s[0]!, s[1]!, s[2]!, s[3]!, t);
   }
 }
@@ -125,12 +126,21 @@ class LeverCurvature implements ProjectionCurvatureTerm {
   constructor(private readonly k: JointKinematics, private readonly linear: Int32Array, private readonly bA: number, private readonly bB: number) {}
 
   add(ctx: ConstraintContext, mu: Float64Array, o: number, curvature: Float64Array, inertiaTrace: Float64Array, t: StiffnessScratch): void {
-    const bA = this.bA, bB = this.bB;
     this.k.positions(ctx);
-    this.k.stiffnessVectors(this.linear, mu, o, t.fsr);
-    if (bB >= 0) addLeverCurvature(curvature, bB, inertiaTrace, t.fsr, 1, 6, t);
-    if (bA >= 0) addLeverCurvature(curvature, bA, inertiaTrace, t.fsr, -1, 3, t);
+    jointLeverCurvature(this.k.b, 0, this.linear, 0, mu, o, this.bA, this.bB, curvature, inertiaTrace, t);
   }
+}
+
+/**
+ * The kernel of LeverCurvature (and of JointBatch.addCurvature): the three translational rows
+ * (axes codes[co …]) of the joint whose kinematics are at b[o …] (after framePositions), at the
+ * multipliers mu[lo …], added for the blocks bA and bB (−1: none)
+ */
+export function jointLeverCurvature(b: Float64Array, o: number, codes: Int32Array, co: number, mu: Float64Array, lo: number,
+  bA: number, bB: number, curvature: Float64Array, inertiaTrace: Float64Array, t: StiffnessScratch): void {
+  stiffnessVectors(b, o, codes, co, 3, mu, lo, t.fsr);
+  if (bB >= 0) addLeverCurvature(curvature, bB, inertiaTrace, t.fsr, 1, 6, t);
+  if (bA >= 0) addLeverCurvature(curvature, bA, inertiaTrace, t.fsr, -1, 3, t);
 }
 
 export class Joint implements BilateralConstraint {
@@ -274,12 +284,8 @@ export class Joint implements BilateralConstraint {
   }
 
   violation(ctx: ConstraintContext, out: Float64Array, o: number): void {
-    const k = this.k, L = this.layout;
-    k.positions(ctx);
-    let row = o;
-    for (let i = 0; i < L.linear.length; i++) out[row++] = k.linearValue(L.linear[i]!);
-    for (let i = 0; i < L.angular.length; i++) out[row++] = k.lockValue(L.angular[i]!);
-    if (L.universal) out[row] = k.universalValue();
+    this.k.positions(ctx);
+    rowValues(this.k.b, 0, this.layout.codes, 0, this.rows, out, o);
   }
 
   jacobian(ctx: ConstraintContext): readonly Float64Array[] {
@@ -289,24 +295,16 @@ export class Joint implements BilateralConstraint {
   }
 
   jacobianInto(ctx: ConstraintContext, out: Float64Array, o0: number, o1: number): void {
-    const k = this.k, L = this.layout;
     // blocks in the order of `components`: A's then B's, or B's alone when A is the world
     const oA = this.bodyA ? o0 : -1, oB = this.bodyB ? (this.bodyA ? o1 : o0) : -1;
-    k.positions(ctx);
-    let row = 0;
-    for (let i = 0; i < L.linear.length; i++) k.linearJacobian(L.linear[i]!, out, oA, oB, row++);
-    for (let i = 0; i < L.angular.length; i++) k.lockJacobian(L.angular[i]!, out, oA, oB, row++);
-    if (L.universal) k.universalJacobian(out, oA, oB, row);
+    this.k.positions(ctx);
+    rowJacobians(this.k.b, 0, this.layout.codes, 0, this.rows, out, oA, oB);
   }
 
   bias(ctx: ConstraintContext, out: Float64Array, o: number): void {
-    const k = this.k, L = this.layout;
-    k.positions(ctx);
-    k.velocities(ctx);
-    let row = o;
-    for (let i = 0; i < L.linear.length; i++) out[row++] = k.linearBias(L.linear[i]!);
-    for (let i = 0; i < L.angular.length; i++) out[row++] = k.lockBias(L.angular[i]!);
-    if (L.universal) out[row] = k.universalBias();
+    this.k.positions(ctx);
+    this.k.velocities(ctx);
+    rowBiases(this.k.b, 0, this.layout.codes, 0, this.rows, out, o);
   }
 
   /**
@@ -342,7 +340,7 @@ export class Joint implements BilateralConstraint {
     const k = this.k, L = this.layout;
     k.positions(ctx);
     let c = o;
-    for (let i = 0; i < L.freeLinear.length; i++) out[c++] = k.linearValue(L.freeLinear[i]!);
+    for (let i = 0; i < L.freeLinear.length; i++) out[c++] = linearValue(k.b, 0, L.freeLinear[i]!);
     if (L.rotation === 'angle') {
       out[c] = 2 * Math.atan2(k.qCD[1 + L.angleAxis]!, k.qCD[0]!);
     } else if (L.rotation === 'universal') {
@@ -361,7 +359,7 @@ export class Joint implements BilateralConstraint {
     k.positions(ctx);
     k.velocities(ctx);
     let c = o;
-    for (let i = 0; i < L.freeLinear.length; i++) out[c++] = k.linearRate(L.freeLinear[i]!);
+    for (let i = 0; i < L.freeLinear.length; i++) out[c++] = linearRate(k.b, 0, L.freeLinear[i]!);
     const Om = k.Om, ox = Om[0]!, oy = Om[1]!, oz = Om[2]!;
     if (L.rotation === 'angle') {
       // 2 d/dt atan2(v_k, w), q̇_CD = ½ Ω ⋆ q_CD

@@ -1,7 +1,8 @@
 /**
- * The rows of the generic joint (src/constraints/joint.ts): the mask presets, the per-evaluation
- * kinematics of the two joint frames, and the value g, Jacobian row G and bias κ = Ġu of each
- * row kind. 001 §4 (eq. 26-29, the ball-joint block G = [I, −[r]]), 000 §0.2 (quaternion rates).
+ * The rows of the generic joint (src/constraints/joint.ts; its layouts in ./jointLayout.ts): the
+ * per-evaluation kinematics of the two joint frames, and the value g, Jacobian row G and bias
+ * κ = Ġu of each row kind, as kernels over a joint's kinematics buffer (one joint's own, or a
+ * JointBatch's pool, ./jointBatch.ts). 001 §4 (eq. 26-29, the ball-joint block G = [I, −[r]]), 000 §0.2 (quaternion rates).
  *
  * Notation. Frame C is fixed in A (pose X_AC), frame D in B (X_BD); the world side has R = I,
  * x = 0, v = ω = 0. World quantities: R_WC = R_A R_AC, r_C = R_A p_AC (lever arm of C from A's
@@ -43,99 +44,8 @@
  */
 import type { RigidBody } from '../model/model.js';
 import type { ConstraintContext } from './constraint.js';
-import { ModelError } from '../model/errors.js';
-
-export type JointType = 'ball' | 'hinge' | 'slider' | 'cylindrical' | 'universal' | 'gimbal' | 'planar' | 'point-on-plane' | 'point-on-line' | 'weld';
-
-/** which axes of frame C are locked (true) for translation and rotation */
-export interface JointMask {
-  readonly linear: readonly [boolean, boolean, boolean];
-  readonly angular: readonly [boolean, boolean, boolean];
-}
-
-/** the readable coordinates of the rotation: none, one angle, the two universal angles, or RPY */
-export type RotationCoordinates = 'none' | 'angle' | 'universal' | 'rpy';
-
-interface Preset { readonly linear: readonly [boolean, boolean, boolean]; readonly angular: readonly [boolean, boolean, boolean]; readonly universal: boolean; readonly rpy: boolean }
-const T = true, F = false;
-
-/** the presets: locked axes of C (the universal row replaces the rotational locks of `universal`) */
-export const JOINT_PRESETS: Readonly<Record<JointType, Preset>> = Object.freeze({
-  'ball': { linear: [T, T, T], angular: [F, F, F], universal: false, rpy: false },
-  'hinge': { linear: [T, T, T], angular: [T, T, F], universal: false, rpy: false },
-  'slider': { linear: [T, T, F], angular: [T, T, T], universal: false, rpy: false },
-  'cylindrical': { linear: [T, T, F], angular: [T, T, F], universal: false, rpy: false },
-  'universal': { linear: [T, T, T], angular: [F, F, F], universal: true, rpy: false },
-  'gimbal': { linear: [T, T, T], angular: [F, F, F], universal: false, rpy: true },
-  'planar': { linear: [F, F, T], angular: [T, T, F], universal: false, rpy: false },
-  'point-on-plane': { linear: [F, F, T], angular: [F, F, F], universal: false, rpy: false },
-  'point-on-line': { linear: [T, T, F], angular: [F, F, F], universal: false, rpy: false },
-  'weld': { linear: [T, T, T], angular: [T, T, T], universal: false, rpy: false },
-} satisfies Record<JointType, Preset>);
-
-/** the row and coordinate layout of a joint, resolved from a preset or a custom mask */
-export interface JointLayout {
-  readonly type: JointType | 'custom';
-  readonly linear: Int32Array;        // locked translational axes of C, ascending (rows 0 …)
-  readonly angular: Int32Array;       // locked rotational axes (lock rows, after the translational ones)
-  readonly universal: boolean;        // one universal row last
-  readonly rows: number;
-  readonly freeLinear: Int32Array;    // free translational axes (coordinates)
-  readonly rotation: RotationCoordinates;
-  readonly angleAxis: number;         // the free rotation axis for 'angle', else −1
-  readonly rowNames: readonly string[];
-  readonly coordinateNames: readonly string[];
-}
-
-const AXES = ['x', 'y', 'z'] as const;
-
-/**
- * resolves a preset name or a custom mask; throws ModelError for unknown names, bad masks or no
- * rows. Every joint of one preset shares one layout (read-only): on long chains the joints' own
- * copies were so many more objects for each evaluation to fetch from memory.
- */
-export function jointLayout(type: JointType | JointMask, path: string): JointLayout {
-  if (typeof type === 'string' && Object.prototype.hasOwnProperty.call(PRESET_LAYOUTS, type)) return PRESET_LAYOUTS[type];
-  return resolveLayout(type, path);
-}
-
-function resolveLayout(type: JointType | JointMask, path: string): JointLayout {
-  let p: Preset, name: JointType | 'custom';
-  if (typeof type === 'string') {
-    if (!Object.prototype.hasOwnProperty.call(JOINT_PRESETS, type)) throw new ModelError(`${path}.type`, `unknown joint type "${type}" (one of ${Object.keys(JOINT_PRESETS).join(', ')}, or a mask)`);
-    p = JOINT_PRESETS[type];
-    name = type;
-  } else {
-    const ok = (m: unknown): m is [boolean, boolean, boolean] => Array.isArray(m) && m.length === 3 && m.every((b) => typeof b === 'boolean');
-    if (!type || !ok(type.linear) || !ok(type.angular)) throw new ModelError(`${path}.type`, 'a custom mask is { linear: [bool, bool, bool], angular: [bool, bool, bool] } (true = locked)');
-    p = { linear: type.linear, angular: type.angular, universal: false, rpy: false };
-    name = 'custom';
-  }
-  const axes = (m: readonly boolean[], locked: boolean) => Int32Array.from([0, 1, 2].filter((k) => m[k] === locked));
-  const linear = axes(p.linear, true), angular = axes(p.angular, true), freeLinear = axes(p.linear, false);
-  const rows = linear.length + angular.length + (p.universal ? 1 : 0);
-  if (rows === 0) throw new ModelError(`${path}.type`, 'the mask locks nothing (a joint needs at least one row)');
-  // rotational coordinates: RPY (gimbal), the universal pair, or the one free axis of lock rows
-  const freeAngular = axes(p.angular, false);
-  const rotation: RotationCoordinates = p.rpy ? 'rpy' : p.universal ? 'universal' : freeAngular.length === 1 ? 'angle' : 'none';
-  const angleAxis = rotation === 'angle' ? freeAngular[0]! : -1;
-  const rowNames = [...Array.from(linear, (k) => `t${AXES[k]}`), ...Array.from(angular, (k) => `r${AXES[k]}`), ...(p.universal ? ['universal'] : [])];
-  const rot = rotation === 'rpy' ? ['theta', 'phi', 'psi'] : rotation === 'universal' ? ['rx', 'ry'] : rotation === 'angle' ? [`r${AXES[angleAxis]}`] : [];
-  const coordinateNames = [...Array.from(freeLinear, (k) => `t${AXES[k]}`), ...rot];
-  return { type: name, linear, angular, universal: p.universal, rows, freeLinear, rotation, angleAxis, rowNames, coordinateNames };
-}
-
-/** the layouts of the presets, resolved once */
-const PRESET_LAYOUTS: Readonly<Record<JointType, JointLayout>> = Object.freeze(Object.fromEntries(
-  (Object.keys(JOINT_PRESETS) as JointType[]).map((t) => {
-    // the names reach callers through Joint.rowNames and coordinateNames: frozen, since every joint
-    // of the preset shares them (the typed arrays stay inside the joints)
-    const L = resolveLayout(t, t);
-    Object.freeze(L.rowNames);
-    Object.freeze(L.coordinateNames);
-    return [t, Object.freeze(L)];
-  }),
-) as Record<JointType, JointLayout>);
+export type { JointType, JointMask, JointLayout, RotationCoordinates } from './jointLayout.js';
+export { JOINT_PRESETS, jointLayout } from './jointLayout.js';
 
 /**
  * An attachment frame: its body (null = world) and pose in body coordinates (in world for the
@@ -166,8 +76,9 @@ export class JointFrame {
   }
 }
 
-// offsets of the joint kinematics in JointKinematics.b (one allocation per joint; the kernels
-// index it directly, which measured faster on long chains than one small array per vector)
+// offsets of a joint's kinematics in its buffer (JointKinematics.b, or a JointBatch's pool at the
+// joint's offset o; the kernels below index it directly, which measured faster on long chains
+// than one small array per vector)
 const RC = 0;      // (9) R_WC, row-major
 const RD = 9;      // (9) R_WD
 const XC = 18;     // (3) x_C
@@ -189,32 +100,33 @@ const OM = 66;     // (3) Ω = R_WCᵀ(ω_B − ω_A)
 const BL = 69;     // (3) the world vector whose c_k component is κ of translational row k
 const FA = 72;     // (16) frame C in A: p_AC, q_AC, R_AC (JointFrame.buf of side A)
 const FB = 88;     // (16) frame D in B, likewise
-/** numbers of JointKinematics.b: the kinematics and both frames */
-export const JOINT_KINEMATICS_SIZE = 104;
+const LK = 104;    // (3) ℓ_k of the last lockAxis
+/** numbers of a joint's kinematics buffer: the kinematics, both frames and ℓ_k */
+export const JOINT_KINEMATICS_SIZE = 107;
 
 /**
- * The kinematics of frames C and D at one (q, u), with the row kernels. `positions` must run
- * before any value or Jacobian, `velocities` (after `positions`) before rates and biases.
- * The readable views (RC, RD, xC, qCD, Om) share the buffer `b`; read them, do not keep them
- * (`adopt` replaces them). The two frames live in `b` too (the JointFrames' buffers are views of
- * it), with their bodies' indices and offsets copied here: an evaluation of a joint touches this
- * object and one buffer, which on long chains (10 000 joints evicted from the caches by every
- * factorization) measured a sixth faster than reading them through the frame objects.
+ * The kinematics of frames C and D at one (q, u) for one joint, in its own buffer, with the row
+ * kernels below. `positions` must run before any value or Jacobian, `velocities` (after
+ * `positions`) before rates and biases. The readable views (RC, RD, xC, qCD, Om) share the
+ * buffer `b`; read them, do not keep them (`adopt` replaces them). The two frames live in `b`
+ * too (the JointFrames' buffers are views of it), with their bodies' indices and offsets copied
+ * here. The constraint stage evaluates the joints through a JointBatch instead (./jointBatch.ts),
+ * which holds the same buffers back to back and runs the same kernels over them.
  */
 export class JointKinematics {
   b: Float64Array = new Float64Array(JOINT_KINEMATICS_SIZE);
-  private aBody: number;   // body index of side A, −1 for the world
-  private aQ: number;      // its offset in q
-  private aU: number;      // its offset in u
-  private bBody: number;
-  private bQ: number;
-  private bU: number;
+  /** body index of side A (−1 for the world), its offsets in q and u, then side B's */
+  readonly aBody: number;
+  readonly aQ: number;
+  readonly aU: number;
+  readonly bBody: number;
+  readonly bQ: number;
+  readonly bU: number;
   RC: Float64Array = this.b.subarray(RC, RC + 9);
   RD: Float64Array = this.b.subarray(RD, RD + 9);
   xC: Float64Array = this.b.subarray(XC, XC + 3);
   qCD: Float64Array = this.b.subarray(QCD, QCD + 4);
   Om: Float64Array = this.b.subarray(OM, OM + 3);
-  private readonly t = new Float64Array(3);   // ℓ_k or n, returned by lockAxis
   private kinSeen: unknown = null;
   private genSeen = -1;
 
@@ -244,175 +156,210 @@ export class JointKinematics {
   }
 
   /**
-   * The frames at q: R, lever arm, origin and quaternion of C and D, then d, s and q_CD (cached:
-   * recomputed only when the kinematics were updated since, i.e. q changed; violation, jacobian
-   * and bias of one evaluation share one computation)
+   * framePositions into this buffer, cached: recomputed only when the kinematics were updated
+   * since (q changed); violation, jacobian and bias of one evaluation share one computation
    */
   positions(ctx: ConstraintContext): void {
     if (this.kinSeen === ctx.kin && this.genSeen === ctx.kin.generation) return;
     this.kinSeen = ctx.kin;
     this.genSeen = ctx.kin.generation;
-    const b = this.b;
-    sideOrigin(ctx, this.aBody, this.aQ, b, FA, RRC, XC);
-    sideOrigin(ctx, this.bBody, this.bQ, b, FB, RRD, XD);
-    sideAxes(ctx, this.aBody, b, FA, RC);
-    for (let i = 0; i < 3; i++) {
-      b[DD + i] = b[XD + i]! - b[XC + i]!;
-      b[SS + i] = b[RRC + i]! + b[DD + i]!;
-    }
-    if (!this.rotations) return;
-    sideAxes(ctx, this.bBody, b, FB, RD);
-    sideQuat(ctx, this.aQ, b, FA, QC);
-    sideQuat(ctx, this.bQ, b, FB, QD);
-    // q_CD = conj(q_WC) ⋆ q_WD
-    const aw = b[QC]!, ax = -b[QC + 1]!, ay = -b[QC + 2]!, az = -b[QC + 3]!;
-    const bw = b[QD]!, bx = b[QD + 1]!, by = b[QD + 2]!, bz = b[QD + 3]!;
-    b[QCD] = aw * bw - ax * bx - ay * by - az * bz;
-    b[QCD + 1] = aw * bx + bw * ax + ay * bz - az * by;
-    b[QCD + 2] = aw * by + bw * ay + az * bx - ax * bz;
-    b[QCD + 3] = aw * bz + bw * az + ax * by - ay * bx;
+    framePositions(this.b, 0, ctx.kin.R, ctx.q, this.aBody, this.aQ, this.bBody, this.bQ, this.rotations);
   }
 
-  /** body velocities, ḋ, e, Ω and the translational bias vector at u (after `positions`) */
-  velocities(ctx: ConstraintContext): void {
-    const b = this.b, u = ctx.u;
-    twist(u, this.aU, b, VA);
-    twist(u, this.bU, b, VB);
-    const ax = b[WA]!, ay = b[WA + 1]!, az = b[WA + 2]!, bx = b[WB]!, by = b[WB + 1]!, bz = b[WB + 2]!;
-    const cx = b[RRC]!, cy = b[RRC + 1]!, cz = b[RRC + 2]!, dx = b[RRD]!, dy = b[RRD + 1]!, dz = b[RRD + 2]!;
-    // ḋ = v_B + ω_B × r_D − v_A − ω_A × r_C
-    const ddx = b[VB]! + (by * dz - bz * dy) - b[VA]! - (ay * cz - az * cy);
-    const ddy = b[VB + 1]! + (bz * dx - bx * dz) - b[VA + 1]! - (az * cx - ax * cz);
-    const ddz = b[VB + 2]! + (bx * dy - by * dx) - b[VA + 2]! - (ax * cy - ay * cx);
-    b[DDOT] = ddx; b[DDOT + 1] = ddy; b[DDOT + 2] = ddz;
-    // e = ḋ − ω_A × d
-    const gx = b[DD]!, gy = b[DD + 1]!, gz = b[DD + 2]!;
-    const ex = ddx - (ay * gz - az * gy), ey = ddy - (az * gx - ax * gz), ez = ddz - (ax * gy - ay * gx);
-    b[EE] = ex; b[EE + 1] = ey; b[EE + 2] = ez;
-    // Ω = R_WCᵀ(ω_B − ω_A)
-    const x = bx - ax, y = by - ay, z = bz - az;
-    b[OM] = b[RC]! * x + b[RC + 3]! * y + b[RC + 6]! * z;
-    b[OM + 1] = b[RC + 1]! * x + b[RC + 4]! * y + b[RC + 7]! * z;
-    b[OM + 2] = b[RC + 2]! * x + b[RC + 5]! * y + b[RC + 8]! * z;
-    // the translational rows' common bias vector: ω_B × (ω_B × r_D) − ω_A × (ω_A × r_C) − ω_A × (ḋ + e)
-    const px = by * dz - bz * dy, py = bz * dx - bx * dz, pz = bx * dy - by * dx;      // ω_B × r_D
-    const qx = ay * cz - az * cy, qy = az * cx - ax * cz, qz = ax * cy - ay * cx;      // ω_A × r_C
-    const sx = ddx + ex, sy = ddy + ey, sz = ddz + ez;                                 // ḋ + e
-    b[BL] = (by * pz - bz * py) - (ay * qz - az * qy) - (ay * sz - az * sy);
-    b[BL + 1] = (bz * px - bx * pz) - (az * qx - ax * qz) - (az * sx - ax * sz);
-    b[BL + 2] = (bx * py - by * px) - (ax * qy - ay * qx) - (ax * sy - ay * sx);
+  /** frameVelocities into this buffer (after `positions`) */
+  velocities(ctx: ConstraintContext): void { frameVelocities(this.b, 0, ctx.u, this.aU, this.bU); }
+}
+
+/**
+ * The frames at q into b[o …]: R, lever arm, origin and quaternion of C and D, then d, s and q_CD
+ * (the frames are read from b[o + FA …] and b[o + FB …]). R holds the bodies' R_WB (9 per
+ * component, Kinematics.R), q the positions; aBody, bBody are body indices and aQ, bQ offsets in
+ * q (−1 for the world). Without `rotations`, R_WD and the quaternions are skipped.
+ */
+export function framePositions(b: Float64Array, o: number, R: Float64Array, q: Float64Array,
+  aBody: number, aQ: number, bBody: number, bQ: number, rotations: boolean): void {
+  sideOrigin(R, q, aBody, aQ, b, o + FA, o + RRC, o + XC);
+  sideOrigin(R, q, bBody, bQ, b, o + FB, o + RRD, o + XD);
+  sideAxes(R, aBody, b, o + FA, o + RC);
+  for (let i = 0; i < 3; i++) {
+    b[o + DD + i] = b[o + XD + i]! - b[o + XC + i]!;
+    b[o + SS + i] = b[o + RRC + i]! + b[o + DD + i]!;
   }
+  if (!rotations) return;
+  sideAxes(R, bBody, b, o + FB, o + RD);
+  sideQuat(q, aQ, b, o + FA, o + QC);
+  sideQuat(q, bQ, b, o + FB, o + QD);
+  // q_CD = conj(q_WC) ⋆ q_WD
+  const c = o + QC, d = o + QD;
+  const aw = b[c]!, ax = -b[c + 1]!, ay = -b[c + 2]!, az = -b[c + 3]!;
+  const bw = b[d]!, bx = b[d + 1]!, by = b[d + 2]!, bz = b[d + 3]!;
+  b[o + QCD] = aw * bw - ax * bx - ay * by - az * bz;
+  b[o + QCD + 1] = aw * bx + bw * ax + ay * bz - az * by;
+  b[o + QCD + 2] = aw * by + bw * ay + az * bx - ax * bz;
+  b[o + QCD + 3] = aw * bz + bw * az + ax * by - ay * bx;
+}
 
-  /** c_k·d: the displacement of D from C along C's axis k */
-  linearValue(k: number): number {
-    const b = this.b;
-    return b[RC + k]! * b[DD]! + b[RC + 3 + k]! * b[DD + 1]! + b[RC + 6 + k]! * b[DD + 2]!;
+/** body velocities, ḋ, e, Ω and the translational bias vector at u into b[o …] (after framePositions); aU, bU: the bodies' offsets in u (−1 for the world) */
+export function frameVelocities(b: Float64Array, o: number, u: Float64Array, aU: number, bU: number): void {
+  twist(u, aU, b, o + VA);
+  twist(u, bU, b, o + VB);
+  const ax = b[o + WA]!, ay = b[o + WA + 1]!, az = b[o + WA + 2]!, bx = b[o + WB]!, by = b[o + WB + 1]!, bz = b[o + WB + 2]!;
+  const cx = b[o + RRC]!, cy = b[o + RRC + 1]!, cz = b[o + RRC + 2]!, dx = b[o + RRD]!, dy = b[o + RRD + 1]!, dz = b[o + RRD + 2]!;
+  // ḋ = v_B + ω_B × r_D − v_A − ω_A × r_C
+  const ddx = b[o + VB]! + (by * dz - bz * dy) - b[o + VA]! - (ay * cz - az * cy);
+  const ddy = b[o + VB + 1]! + (bz * dx - bx * dz) - b[o + VA + 1]! - (az * cx - ax * cz);
+  const ddz = b[o + VB + 2]! + (bx * dy - by * dx) - b[o + VA + 2]! - (ax * cy - ay * cx);
+  b[o + DDOT] = ddx; b[o + DDOT + 1] = ddy; b[o + DDOT + 2] = ddz;
+  // e = ḋ − ω_A × d
+  const gx = b[o + DD]!, gy = b[o + DD + 1]!, gz = b[o + DD + 2]!;
+  const ex = ddx - (ay * gz - az * gy), ey = ddy - (az * gx - ax * gz), ez = ddz - (ax * gy - ay * gx);
+  b[o + EE] = ex; b[o + EE + 1] = ey; b[o + EE + 2] = ez;
+  // Ω = R_WCᵀ(ω_B − ω_A)
+  const x = bx - ax, y = by - ay, z = bz - az, r = o + RC;
+  b[o + OM] = b[r]! * x + b[r + 3]! * y + b[r + 6]! * z;
+  b[o + OM + 1] = b[r + 1]! * x + b[r + 4]! * y + b[r + 7]! * z;
+  b[o + OM + 2] = b[r + 2]! * x + b[r + 5]! * y + b[r + 8]! * z;
+  // the translational rows' common bias vector: ω_B × (ω_B × r_D) − ω_A × (ω_A × r_C) − ω_A × (ḋ + e)
+  const px = by * dz - bz * dy, py = bz * dx - bx * dz, pz = bx * dy - by * dx;      // ω_B × r_D
+  const qx = ay * cz - az * cy, qy = az * cx - ax * cz, qz = ax * cy - ay * cx;      // ω_A × r_C
+  const sx = ddx + ex, sy = ddy + ey, sz = ddz + ez;                                 // ḋ + e
+  b[o + BL] = (by * pz - bz * py) - (ay * qz - az * qy) - (ay * sz - az * sy);
+  b[o + BL + 1] = (bz * px - bx * pz) - (az * qx - ax * qz) - (az * sx - ax * sz);
+  b[o + BL + 2] = (bx * py - by * px) - (ax * qy - ay * qx) - (ax * sy - ay * sx);
+}
+
+/** c_k·d: the displacement of D from C along C's axis k */
+export function linearValue(b: Float64Array, o: number, k: number): number {
+  return b[o + RC + k]! * b[o + DD]! + b[o + RC + 3 + k]! * b[o + DD + 1]! + b[o + RC + 6 + k]! * b[o + DD + 2]!;
+}
+
+/** c_k·e, its rate (after frameVelocities) */
+export function linearRate(b: Float64Array, o: number, k: number): number {
+  return b[o + RC + k]! * b[o + EE]! + b[o + RC + 3 + k]! * b[o + EE + 1]! + b[o + RC + 6 + k]! * b[o + EE + 2]!;
+}
+
+/**
+ * translational row k into row `row` of the blocks, 6 columns each, row-major in G: side A's
+ * block from G[oA], side B's from G[oB] (−1: a world side, no block)
+ */
+function linearJacobian(b: Float64Array, o: number, k: number, G: Float64Array, oA: number, oB: number, row: number): void {
+  const cx = b[o + RC + k]!, cy = b[o + RC + 3 + k]!, cz = b[o + RC + 6 + k]!;
+  if (oA >= 0) {
+    const sx = b[o + SS]!, sy = b[o + SS + 1]!, sz = b[o + SS + 2]!, g = oA + 6 * row;
+    G[g] = -cx; G[g + 1] = -cy; G[g + 2] = -cz;
+    G[g + 3] = cy * sz - cz * sy; G[g + 4] = cz * sx - cx * sz; G[g + 5] = cx * sy - cy * sx;
   }
-
-  /** c_k·e, its rate */
-  linearRate(k: number): number {
-    const b = this.b;
-    return b[RC + k]! * b[EE]! + b[RC + 3 + k]! * b[EE + 1]! + b[RC + 6 + k]! * b[EE + 2]!;
+  if (oB >= 0) {
+    const rx = b[o + RRD]!, ry = b[o + RRD + 1]!, rz = b[o + RRD + 2]!, g = oB + 6 * row;
+    G[g] = cx; G[g + 1] = cy; G[g + 2] = cz;
+    G[g + 3] = ry * cz - rz * cy; G[g + 4] = rz * cx - rx * cz; G[g + 5] = rx * cy - ry * cx;
   }
+}
 
-  /**
-   * translational row k into row `row` of the blocks, 6 columns each, row-major in G: side A's
-   * block from G[oA], side B's from G[oB] (−1: a world side, no block)
-   */
-  linearJacobian(k: number, G: Float64Array, oA: number, oB: number, row: number): void {
-    const b = this.b, cx = b[RC + k]!, cy = b[RC + 3 + k]!, cz = b[RC + 6 + k]!;
-    if (oA >= 0) {
-      const sx = b[SS]!, sy = b[SS + 1]!, sz = b[SS + 2]!, o = oA + 6 * row;
-      G[o] = -cx; G[o + 1] = -cy; G[o + 2] = -cz;
-      G[o + 3] = cy * sz - cz * sy; G[o + 4] = cz * sx - cx * sz; G[o + 5] = cx * sy - cy * sx;
-    }
-    if (oB >= 0) {
-      const rx = b[RRD]!, ry = b[RRD + 1]!, rz = b[RRD + 2]!, o = oB + 6 * row;
-      G[o] = cx; G[o + 1] = cy; G[o + 2] = cz;
-      G[o + 3] = ry * cz - rz * cy; G[o + 4] = rz * cx - rx * cz; G[o + 5] = rx * cy - ry * cx;
-    }
+/**
+ * For the geometric stiffness and the projection's curvature (geometricStiffness.ts): the world
+ * force f = Σ λ_i c_{axis i} of the translational rows at multipliers lambda[lo …] (their axes
+ * are codes[co … co + n), the first rows), s = x_D − x_A and r_D → out[0 … 9)
+ */
+export function stiffnessVectors(b: Float64Array, o: number, codes: Int32Array, co: number, n: number, lambda: Float64Array, lo: number, out: Float64Array): void {
+  let fx = 0, fy = 0, fz = 0;
+  for (let i = 0; i < n; i++) {
+    const k = codes[co + i]!, l = lambda[lo + i]!;
+    fx += l * b[o + RC + k]!; fy += l * b[o + RC + 3 + k]!; fz += l * b[o + RC + 6 + k]!;
   }
+  out[0] = fx; out[1] = fy; out[2] = fz;
+  for (let i = 0; i < 3; i++) { out[3 + i] = b[o + SS + i]!; out[6 + i] = b[o + RRD + i]!; }
+}
 
-  /**
-   * For the geometric stiffness (geometricStiffness.ts): the world force f = Σ λ_i c_{axes[i]} of
-   * the translational rows at multipliers lambda[o …], s = x_D − x_A and r_D → out[0 … 9)
-   */
-  stiffnessVectors(axes: Int32Array, lambda: Float64Array, o: number, out: Float64Array): void {
-    const b = this.b;
-    let fx = 0, fy = 0, fz = 0;
-    for (let i = 0; i < axes.length; i++) {
-      const k = axes[i]!, l = lambda[o + i]!;
-      fx += l * b[RC + k]!; fy += l * b[RC + 3 + k]!; fz += l * b[RC + 6 + k]!;
-    }
-    out[0] = fx; out[1] = fy; out[2] = fz;
-    for (let i = 0; i < 3; i++) { out[3 + i] = b[SS + i]!; out[6 + i] = b[RRD + i]!; }
+/** κ of translational row k: c_k·(ω_B × (ω_B × r_D) − ω_A × (ω_A × r_C) − ω_A × ḋ − ω_A × e) */
+function linearBias(b: Float64Array, o: number, k: number): number {
+  return b[o + RC + k]! * b[o + BL]! + b[o + RC + 3 + k]! * b[o + BL + 1]! + b[o + RC + 6 + k]! * b[o + BL + 2]!;
+}
+
+/** 2 v_k of q_CD */
+function lockValue(b: Float64Array, o: number, k: number): number { return 2 * b[o + QCD + 1 + k]!; }
+
+/** b[o + LK …] ← ℓ_k = R_WC (w e_k + v × e_k) */
+function lockAxis(b: Float64Array, o: number, k: number): void {
+  const w = b[o + QCD]!, vx = b[o + QCD + 1]!, vy = b[o + QCD + 2]!, vz = b[o + QCD + 3]!, r = o + RC;
+  // l = w e_k + v × e_k in C
+  const lx = k === 0 ? w : k === 1 ? -vz : vy;
+  const ly = k === 0 ? vz : k === 1 ? w : -vx;
+  const lz = k === 0 ? -vy : k === 1 ? vx : w;
+  b[o + LK] = b[r]! * lx + b[r + 1]! * ly + b[r + 2]! * lz;
+  b[o + LK + 1] = b[r + 3]! * lx + b[r + 4]! * ly + b[r + 5]! * lz;
+  b[o + LK + 2] = b[r + 6]! * lx + b[r + 7]! * ly + b[r + 8]! * lz;
+}
+
+/** rotational lock row k: G_A = [0, −ℓ_kᵀ], G_B = [0, ℓ_kᵀ] (blocks as in linearJacobian) */
+function lockJacobian(b: Float64Array, o: number, k: number, G: Float64Array, oA: number, oB: number, row: number): void {
+  lockAxis(b, o, k);
+  const l0 = b[o + LK]!, l1 = b[o + LK + 1]!, l2 = b[o + LK + 2]!;
+  if (oA >= 0) { const g = oA + 6 * row; G[g] = 0; G[g + 1] = 0; G[g + 2] = 0; G[g + 3] = -l0; G[g + 4] = -l1; G[g + 5] = -l2; }
+  if (oB >= 0) { const g = oB + 6 * row; G[g] = 0; G[g + 1] = 0; G[g + 2] = 0; G[g + 3] = l0; G[g + 4] = l1; G[g + 5] = l2; }
+}
+
+/** κ of lock row k: −½|Ω|² v_k − ℓ_k·(ω_A × ω_B) */
+function lockBias(b: Float64Array, o: number, k: number): number {
+  lockAxis(b, o, k);
+  const ax = b[o + WA]!, ay = b[o + WA + 1]!, az = b[o + WA + 2]!, bx = b[o + WB]!, by = b[o + WB + 1]!, bz = b[o + WB + 2]!;
+  const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+  const w0 = b[o + OM]!, w1 = b[o + OM + 1]!, w2 = b[o + OM + 2]!, o2 = w0 * w0 + w1 * w1 + w2 * w2;
+  return -0.5 * o2 * b[o + QCD + 1 + k]! - (b[o + LK]! * cx + b[o + LK + 1]! * cy + b[o + LK + 2]! * cz);
+}
+
+/** x_C·y_D */
+function universalValue(b: Float64Array, o: number): number {
+  return b[o + RC]! * b[o + RD + 1]! + b[o + RC + 3]! * b[o + RD + 4]! + b[o + RC + 6]! * b[o + RD + 7]!;
+}
+
+/** the universal row: G_A = [0, nᵀ], G_B = [0, −nᵀ], n = x_C × y_D (blocks as in linearJacobian) */
+function universalJacobian(b: Float64Array, o: number, G: Float64Array, oA: number, oB: number, row: number): void {
+  const x0 = b[o + RC]!, x1 = b[o + RC + 3]!, x2 = b[o + RC + 6]!, y0 = b[o + RD + 1]!, y1 = b[o + RD + 4]!, y2 = b[o + RD + 7]!;
+  const n0 = x1 * y2 - x2 * y1, n1 = x2 * y0 - x0 * y2, n2 = x0 * y1 - x1 * y0;
+  if (oA >= 0) { const g = oA + 6 * row; G[g] = 0; G[g + 1] = 0; G[g + 2] = 0; G[g + 3] = n0; G[g + 4] = n1; G[g + 5] = n2; }
+  if (oB >= 0) { const g = oB + 6 * row; G[g] = 0; G[g + 1] = 0; G[g + 2] = 0; G[g + 3] = -n0; G[g + 4] = -n1; G[g + 5] = -n2; }
+}
+
+/** κ of the universal row: ṅ·(ω_A − ω_B), ṅ = (ω_A × x_C) × y_D + x_C × (ω_B × y_D) */
+function universalBias(b: Float64Array, o: number): number {
+  const xx = b[o + RC]!, xy = b[o + RC + 3]!, xz = b[o + RC + 6]!, yx = b[o + RD + 1]!, yy = b[o + RD + 4]!, yz = b[o + RD + 7]!;
+  const wax = b[o + WA]!, way = b[o + WA + 1]!, waz = b[o + WA + 2]!, wbx = b[o + WB]!, wby = b[o + WB + 1]!, wbz = b[o + WB + 2]!;
+  // a = ω_A × x_C, c = ω_B × y_D
+  const ax = way * xz - waz * xy, ay = waz * xx - wax * xz, az = wax * xy - way * xx;
+  const cx = wby * yz - wbz * yy, cy = wbz * yx - wbx * yz, cz = wbx * yy - wby * yx;
+  const nx = ay * yz - az * yy + (xy * cz - xz * cy);
+  const ny = az * yx - ax * yz + (xz * cx - xx * cz);
+  const nz = ax * yy - ay * yx + (xx * cy - xy * cx);
+  return nx * (wax - wbx) + ny * (way - wby) + nz * (waz - wbz);
+}
+
+/**
+ * g of a joint's rows → out[row …]: row r's code codes[co + r] is its axis k (0…2) for a
+ * translational row, 3 + k for a lock row, 6 for the universal row (JointLayout.codes)
+ */
+export function rowValues(b: Float64Array, o: number, codes: Int32Array, co: number, rows: number, out: Float64Array, row: number): void {
+  for (let r = 0; r < rows; r++) {
+    const c = codes[co + r]!;
+    out[row + r] = c < 3 ? linearValue(b, o, c) : c < 6 ? lockValue(b, o, c - 3) : universalValue(b, o);
   }
+}
 
-  /** κ of translational row k: c_k·(ω_B × (ω_B × r_D) − ω_A × (ω_A × r_C) − ω_A × ḋ − ω_A × e) */
-  linearBias(k: number): number {
-    const b = this.b;
-    return b[RC + k]! * b[BL]! + b[RC + 3 + k]! * b[BL + 1]! + b[RC + 6 + k]! * b[BL + 2]!;
+/** κ of a joint's rows → out[row …] (after frameVelocities; codes as in rowValues) */
+export function rowBiases(b: Float64Array, o: number, codes: Int32Array, co: number, rows: number, out: Float64Array, row: number): void {
+  for (let r = 0; r < rows; r++) {
+    const c = codes[co + r]!;
+    out[row + r] = c < 3 ? linearBias(b, o, c) : c < 6 ? lockBias(b, o, c - 3) : universalBias(b, o);
   }
+}
 
-  /** 2 v_k of q_CD */
-  lockValue(k: number): number { return 2 * this.b[QCD + 1 + k]!; }
-
-  /** t = ℓ_k = R_WC (w e_k + v × e_k) */
-  private lockAxis(k: number): Float64Array {
-    const b = this.b, w = b[QCD]!, vx = b[QCD + 1]!, vy = b[QCD + 2]!, vz = b[QCD + 3]!;
-    // l = w e_k + v × e_k in C
-    const lx = k === 0 ? w : k === 1 ? -vz : vy;
-    const ly = k === 0 ? vz : k === 1 ? w : -vx;
-    const lz = k === 0 ? -vy : k === 1 ? vx : w;
-    const t = this.t;
-    t[0] = b[RC]! * lx + b[RC + 1]! * ly + b[RC + 2]! * lz;
-    t[1] = b[RC + 3]! * lx + b[RC + 4]! * ly + b[RC + 5]! * lz;
-    t[2] = b[RC + 6]! * lx + b[RC + 7]! * ly + b[RC + 8]! * lz;
-    return t;
-  }
-
-  /** rotational lock row k: G_A = [0, −ℓ_kᵀ], G_B = [0, ℓ_kᵀ] (blocks as in linearJacobian) */
-  lockJacobian(k: number, G: Float64Array, oA: number, oB: number, row: number): void {
-    const l = this.lockAxis(k);
-    if (oA >= 0) { const o = oA + 6 * row; G[o] = 0; G[o + 1] = 0; G[o + 2] = 0; G[o + 3] = -l[0]!; G[o + 4] = -l[1]!; G[o + 5] = -l[2]!; }
-    if (oB >= 0) { const o = oB + 6 * row; G[o] = 0; G[o + 1] = 0; G[o + 2] = 0; G[o + 3] = l[0]!; G[o + 4] = l[1]!; G[o + 5] = l[2]!; }
-  }
-
-  /** κ of lock row k: −½|Ω|² v_k − ℓ_k·(ω_A × ω_B) */
-  lockBias(k: number): number {
-    const l = this.lockAxis(k), b = this.b;
-    const ax = b[WA]!, ay = b[WA + 1]!, az = b[WA + 2]!, bx = b[WB]!, by = b[WB + 1]!, bz = b[WB + 2]!;
-    const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
-    const o2 = b[OM]! * b[OM]! + b[OM + 1]! * b[OM + 1]! + b[OM + 2]! * b[OM + 2]!;
-    return -0.5 * o2 * b[QCD + 1 + k]! - (l[0]! * cx + l[1]! * cy + l[2]! * cz);
-  }
-
-  /** x_C·y_D */
-  universalValue(): number {
-    const b = this.b;
-    return b[RC]! * b[RD + 1]! + b[RC + 3]! * b[RD + 4]! + b[RC + 6]! * b[RD + 7]!;
-  }
-
-  /** the universal row: G_A = [0, nᵀ], G_B = [0, −nᵀ], n = x_C × y_D (blocks as in linearJacobian) */
-  universalJacobian(G: Float64Array, oA: number, oB: number, row: number): void {
-    const b = this.b, x0 = b[RC]!, x1 = b[RC + 3]!, x2 = b[RC + 6]!, y0 = b[RD + 1]!, y1 = b[RD + 4]!, y2 = b[RD + 7]!;
-    const n0 = x1 * y2 - x2 * y1, n1 = x2 * y0 - x0 * y2, n2 = x0 * y1 - x1 * y0;
-    if (oA >= 0) { const o = oA + 6 * row; G[o] = 0; G[o + 1] = 0; G[o + 2] = 0; G[o + 3] = n0; G[o + 4] = n1; G[o + 5] = n2; }
-    if (oB >= 0) { const o = oB + 6 * row; G[o] = 0; G[o + 1] = 0; G[o + 2] = 0; G[o + 3] = -n0; G[o + 4] = -n1; G[o + 5] = -n2; }
-  }
-
-  /** κ of the universal row: ṅ·(ω_A − ω_B), ṅ = (ω_A × x_C) × y_D + x_C × (ω_B × y_D) */
-  universalBias(): number {
-    const b = this.b;
-    const xx = b[RC]!, xy = b[RC + 3]!, xz = b[RC + 6]!, yx = b[RD + 1]!, yy = b[RD + 4]!, yz = b[RD + 7]!;
-    const wax = b[WA]!, way = b[WA + 1]!, waz = b[WA + 2]!, wbx = b[WB]!, wby = b[WB + 1]!, wbz = b[WB + 2]!;
-    // a = ω_A × x_C, c = ω_B × y_D
-    const ax = way * xz - waz * xy, ay = waz * xx - wax * xz, az = wax * xy - way * xx;
-    const cx = wby * yz - wbz * yy, cy = wbz * yx - wbx * yz, cz = wbx * yy - wby * yx;
-    const nx = ay * yz - az * yy + (xy * cz - xz * cy);
-    const ny = az * yx - ax * yz + (xz * cx - xx * cz);
-    const nz = ax * yy - ay * yx + (xx * cy - xy * cx);
-    return nx * (wax - wbx) + ny * (way - wby) + nz * (waz - wbz);
+/** a joint's Jacobian blocks: side A's from G[oA], side B's from G[oB] (−1: none), 6 columns each, row-major (codes as in rowValues) */
+export function rowJacobians(b: Float64Array, o: number, codes: Int32Array, co: number, rows: number, G: Float64Array, oA: number, oB: number): void {
+  for (let r = 0; r < rows; r++) {
+    const c = codes[co + r]!;
+    if (c < 3) linearJacobian(b, o, c, G, oA, oB, r);
+    else if (c < 6) lockJacobian(b, o, c - 3, G, oA, oB, r);
+    else universalJacobian(b, o, G, oA, oB, r);
   }
 }
 
@@ -421,12 +368,12 @@ export class JointKinematics {
  * (x = x_body + r); the frame is at b[of …] (p, q, R), the body's index and q offset are given
  * (−1 for the world, whose frame is in world)
  */
-function sideOrigin(ctx: ConstraintContext, body: number, qo: number, b: Float64Array, of: number, or: number, ox: number): void {
+function sideOrigin(Rb: Float64Array, qs: Float64Array, body: number, qo: number, b: Float64Array, of: number, or: number, ox: number): void {
   if (body < 0) {
     for (let k = 0; k < 3; k++) { b[or + k] = 0; b[ox + k] = b[of + k]!; }
     return;
   }
-  const Rb = ctx.kin.R, m = 9 * body, qs = ctx.q, p0 = b[of]!, p1 = b[of + 1]!, p2 = b[of + 2]!;
+  const m = 9 * body, p0 = b[of]!, p1 = b[of + 1]!, p2 = b[of + 2]!;
   for (let i = 0; i < 3; i++) {
     const r = Rb[m + 3 * i]! * p0 + Rb[m + 3 * i + 1]! * p1 + Rb[m + 3 * i + 2]! * p2;
     b[or + i] = r;
@@ -435,10 +382,10 @@ function sideOrigin(ctx: ConstraintContext, body: number, qo: number, b: Float64
 }
 
 /** One side's frame axes in world, into b at oR (R = R_body R_f, row-major; the frame at b[of …]) */
-function sideAxes(ctx: ConstraintContext, body: number, b: Float64Array, of: number, oR: number): void {
+function sideAxes(Rb: Float64Array, body: number, b: Float64Array, of: number, oR: number): void {
   const f = of + 7;
   if (body < 0) { for (let k = 0; k < 9; k++) b[oR + k] = b[f + k]!; return; }
-  const Rb = ctx.kin.R, m = 9 * body;
+  const m = 9 * body;
   for (let i = 0; i < 3; i++) {
     const a0 = Rb[m + 3 * i]!, a1 = Rb[m + 3 * i + 1]!, a2 = Rb[m + 3 * i + 2]!;
     b[oR + 3 * i] = a0 * b[f]! + a1 * b[f + 3]! + a2 * b[f + 6]!;
@@ -448,10 +395,9 @@ function sideAxes(ctx: ConstraintContext, body: number, b: Float64Array, of: num
 }
 
 /** One side's frame orientation in world, into b at oq (q = q_body ⋆ q_f; the frame at b[of …], the body's q offset qo, −1 for the world) */
-function sideQuat(ctx: ConstraintContext, qo: number, b: Float64Array, of: number, oq: number): void {
+function sideQuat(qs: Float64Array, qo: number, b: Float64Array, of: number, oq: number): void {
   const f = of + 3;
   if (qo < 0) { for (let k = 0; k < 4; k++) b[oq + k] = b[f + k]!; return; }
-  const qs = ctx.q;
   const aw = qs[qo + 3]!, ax = qs[qo + 4]!, ay = qs[qo + 5]!, az = qs[qo + 6]!;
   const bw = b[f]!, bx = b[f + 1]!, by = b[f + 2]!, bz = b[f + 3]!;
   b[oq] = aw * bw - ax * bx - ay * by - az * bz;
