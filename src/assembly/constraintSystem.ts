@@ -14,6 +14,7 @@ import { resolveStabilization, type Model, type ResolvedStabilization } from '..
 import type { ConstraintContext } from '../constraints/constraint.js';
 import type { BlockPattern, BlockMatrix, BlockLayout } from './blockSparse.js';
 import { KeptBlocks } from './keptBlocks.js';
+import { JointBatch } from '../constraints/jointBatch.js';
 
 export class ConstraintSystem {
   readonly m: number;                 // rows
@@ -34,7 +35,10 @@ export class ConstraintSystem {
   private readonly keepAt: Int32Array;    // (2 · constraints) offset of each side's Jacobian block in Gkeep
   private readonly kept: KeptBlocks;      // those blocks and their product G u
   private readonly Gkeep: Float64Array;   // the Jacobian blocks of the last full evaluation, side after side (kept.G)
-  private readonly blockRefs: (readonly Float64Array[] | null)[]; // (constraints) blocks from `jacobian` in the current evaluation
+  /** the joints, evaluated as one batch over flat arrays (constraints/jointBatch.ts) */
+  readonly joints: JointBatch;
+  private readonly others: Int32Array;    // the other constraints (evaluated one by one), in model order
+  private readonly keptViews: Float64Array[]; // (2 · constraints) views of each side's block in Gkeep (the compliant rows' assembly)
   readonly lambdaForce: Float64Array; // (m) compliant rows applied as forces (RK4): their λ
   readonly gK: Float64Array;          // (m) g at the start of the step (midpoint evaluations)
   /** true when some row has no compliance */
@@ -106,7 +110,14 @@ export class ConstraintSystem {
     this.kept = new KeptBlocks(m, model.nu, Int32Array.from(table), keep);
     this.Gkeep = this.kept.G;
     this.Gu = this.kept.Gu;
-    this.blockRefs = new Array<readonly Float64Array[] | null>(nc).fill(null);
+    this.keptViews = Array.from({ length: 2 * nc }, (_, i) => {
+      const c = model.constraints[i >> 1]!, o = this.keepAt[i]!;
+      return (i & 1) < c.components.length ? this.Gkeep.subarray(o, o + c.rows * this.sideCols[i]!) : new Float64Array(0);
+    });
+    this.joints = new JointBatch(model.constraints, model.rowStart, this.keepAt);
+    const batched = new Uint8Array(nc);
+    for (const ci of this.joints.constraints) batched[ci] = 1;
+    this.others = Int32Array.from(Array.from(batched.keys()).filter((ci) => batched[ci] === 0));
   }
 
   // the last evaluation into a Gm: at which kinematics generation, in which mode
@@ -190,30 +201,34 @@ export class ConstraintSystem {
    * `withBias` false skips κ (the projection needs g, G and G u only).
    */
   evaluate(ctx: ConstraintContext, Gm: BlockMatrix, hardOnly = false, fc: Float64Array | null = null, withBias = true): void {
-    const cons = this.model.constraints, u = ctx.u, rowStart = this.model.rowStart;
+    const cons = this.model.constraints, u = ctx.u, rowStart = this.model.rowStart, others = this.others;
+    const kappa = withBias ? this.kappa : null;
     // the same positions as the last evaluation into this Gm, in a mode that assembled the same
     // Gm (the projection's last evaluation, then the next step's under the first-order schemes):
     // G is assembled and kept already; only g, κ and G u are new
     if (fc === null && Gm === this.evalGm && ctx.kin === this.evalKin && ctx.kin.generation === this.evalGen
       && (hardOnly === this.evalHardOnly || !this.hasCompliantRows)) {
-      for (let ci = 0; ci < cons.length; ci++) {
-        const c = cons[ci]!, r0 = rowStart[ci]!;
+      this.joints.evaluate(ctx, this.g, kappa, null);
+      for (let i = 0; i < others.length; i++) {
+        const ci = others[i]!, c = cons[ci]!, r0 = rowStart[ci]!;
         c.violation(ctx, this.g, r0);
-        if (withBias) c.bias(ctx, this.kappa, r0);
+        if (kappa) c.bias(ctx, kappa, r0);
       }
       this.kept.multiply(u);
       return;
     }
     this.evalGm = Gm; this.evalKin = ctx.kin; this.evalGen = ctx.kin.generation; this.evalHardOnly = hardOnly;
     this.check(Gm);
-    const Gk = this.Gkeep, refs = this.blockRefs;
+    const Gk = this.Gkeep;
     // g, κ and the Jacobian blocks, kept for G u now and for a later evaluation at the same
-    // positions; a hard constraint that can writes them there itself
-    for (let ci = 0; ci < cons.length; ci++) {
-      const c = cons[ci]!, r0 = rowStart[ci]!, rows = c.rows, nk = c.components.length;
+    // positions: the joints in one pass, the other constraints one by one (into Gk themselves
+    // where they can)
+    this.joints.evaluate(ctx, this.g, kappa, Gk);
+    for (let i = 0; i < others.length; i++) {
+      const ci = others[i]!, c = cons[ci]!, r0 = rowStart[ci]!, rows = c.rows, nk = c.components.length;
       c.violation(ctx, this.g, r0);
-      if (withBias) c.bias(ctx, this.kappa, r0);
-      if (this.allHard[ci] === 1 && c.jacobianInto) {
+      if (kappa) c.bias(ctx, kappa, r0);
+      if (c.jacobianInto) {
         c.jacobianInto(ctx, Gk, this.keepAt[2 * ci]!, this.keepAt[2 * ci + 1]!);
         continue;
       }
@@ -222,7 +237,6 @@ export class ConstraintSystem {
         const G = blocks[k]!, o = this.keepAt[2 * ci + k]!, len = rows * this.sideCols[2 * ci + k]!;
         for (let t = 0; t < len; t++) Gk[o + t] = G[t]!;
       }
-      refs[ci] = blocks;
     }
     this.kept.multiply(u);
     // constraints with compliant rows block by block (whole, or hard rows only and the compliant
@@ -230,9 +244,9 @@ export class ConstraintSystem {
     if (this.hasCompliantRows) {
       for (let ci = 0; ci < cons.length; ci++) {
         if (this.allHard[ci] === 1) continue;
-        const c = cons[ci]!, r0 = rowStart[ci]!, rows = c.rows, nk = c.components.length, blocks = refs[ci]!;
+        const c = cons[ci]!, r0 = rowStart[ci]!, rows = c.rows, nk = c.components.length;
         for (let k = 0; k < nk; k++) {
-          const G = blocks[k]!, cols = this.sideCols[2 * ci + k]!;
+          const cols = this.sideCols[2 * ci + k]!, G = this.keptViews[2 * ci + k]!;
           const s = this.slotCB[2 * ci + k]!;
           if (s < 0) continue;
           if (!hardOnly) {
@@ -377,8 +391,9 @@ export class ConstraintSystem {
 
   /** recomputes g(q) only, into `out` (default g) */
   violation(ctx: ConstraintContext, out: Float64Array = this.g): void {
-    const cons = this.model.constraints;
-    for (let ci = 0; ci < cons.length; ci++) cons[ci]!.violation(ctx, out, this.model.rowStart[ci]!);
+    const cons = this.model.constraints, others = this.others;
+    this.joints.evaluate(ctx, out, null, null);
+    for (let i = 0; i < others.length; i++) cons[others[i]!]!.violation(ctx, out, this.model.rowStart[others[i]!]!);
   }
 
   /** the constraint and row of KKT row i (0-based among the m rows) */

@@ -158,7 +158,8 @@ export class Joint implements BilateralConstraint {
   get frameA(): Pose { return { p: this.fa.p, q: this.fa.q }; }
   /** X_BD, likewise */
   get frameB(): Pose { return { p: this.fb.p, q: this.fb.q }; }
-  private readonly layout: JointLayout;
+  /** its rows and coordinates (shared by every joint of its preset: read-only) */
+  readonly layout: JointLayout;
   private readonly fa: JointFrame;
   private readonly fb: JointFrame;
   private readonly k: JointKinematics;
@@ -324,6 +325,9 @@ export class Joint implements BilateralConstraint {
     if (this.layout.linear.length !== 3) return null;
     return new LeverCurvature(this.k, this.layout.linear, this.bodyA ? this.bodyA.block : -1, this.bodyB ? this.bodyB.block : -1);
   }
+
+  /** its frames' kinematics (JointBatch copies the frames and integers from it) */
+  get kinematics(): JointKinematics { return this.k; }
 
   /** true when side A is the world (components[0] is then body B) */
   get sideAIsWorld(): boolean { return this.bodyA === null; }

@@ -181,10 +181,10 @@ export function framePositions(b: Float64Array, o: number, R: Float64Array, q: F
   sideOrigin(R, q, aBody, aQ, b, o + FA, o + RRC, o + XC);
   sideOrigin(R, q, bBody, bQ, b, o + FB, o + RRD, o + XD);
   sideAxes(R, aBody, b, o + FA, o + RC);
-  for (let i = 0; i < 3; i++) {
-    b[o + DD + i] = b[o + XD + i]! - b[o + XC + i]!;
-    b[o + SS + i] = b[o + RRC + i]! + b[o + DD + i]!;
-  }
+  const d0 = b[o + XD]! - b[o + XC]!, d1 = b[o + XD + 1]! - b[o + XC + 1]!, d2 = b[o + XD + 2]! - b[o + XC + 2]!;
+  const s0 = b[o + RRC]! + d0, s1 = b[o + RRC + 1]! + d1, s2 = b[o + RRC + 2]! + d2;
+  b[o + DD] = d0; b[o + DD + 1] = d1; b[o + DD + 2] = d2;
+  b[o + SS] = s0; b[o + SS + 1] = s1; b[o + SS + 2] = s2;
   if (!rotations) return;
   sideAxes(R, bBody, b, o + FB, o + RD);
   sideQuat(q, aQ, b, o + FA, o + QC);
@@ -369,29 +369,40 @@ export function rowJacobians(b: Float64Array, o: number, codes: Int32Array, co: 
  * (−1 for the world, whose frame is in world)
  */
 function sideOrigin(Rb: Float64Array, qs: Float64Array, body: number, qo: number, b: Float64Array, of: number, or: number, ox: number): void {
+  const p0 = b[of]!, p1 = b[of + 1]!, p2 = b[of + 2]!;
   if (body < 0) {
-    for (let k = 0; k < 3; k++) { b[or + k] = 0; b[ox + k] = b[of + k]!; }
+    b[or] = 0; b[or + 1] = 0; b[or + 2] = 0;
+    b[ox] = p0; b[ox + 1] = p1; b[ox + 2] = p2;
     return;
   }
-  const m = 9 * body, p0 = b[of]!, p1 = b[of + 1]!, p2 = b[of + 2]!;
-  for (let i = 0; i < 3; i++) {
-    const r = Rb[m + 3 * i]! * p0 + Rb[m + 3 * i + 1]! * p1 + Rb[m + 3 * i + 2]! * p2;
-    b[or + i] = r;
-    b[ox + i] = qs[qo + i]! + r;
-  }
+  // every load before the first store: V8 cannot tell these arrays' entries from the ones stored
+  // to at run-time offsets, so a load after a store is a load again (a fifth of the pass)
+  const m = 9 * body;
+  const r0 = Rb[m]! * p0 + Rb[m + 1]! * p1 + Rb[m + 2]! * p2;
+  const r1 = Rb[m + 3]! * p0 + Rb[m + 4]! * p1 + Rb[m + 5]! * p2;
+  const r2 = Rb[m + 6]! * p0 + Rb[m + 7]! * p1 + Rb[m + 8]! * p2;
+  const x0 = qs[qo]! + r0, x1 = qs[qo + 1]! + r1, x2 = qs[qo + 2]! + r2;
+  b[or] = r0; b[or + 1] = r1; b[or + 2] = r2;
+  b[ox] = x0; b[ox + 1] = x1; b[ox + 2] = x2;
 }
 
 /** One side's frame axes in world, into b at oR (R = R_body R_f, row-major; the frame at b[of …]) */
 function sideAxes(Rb: Float64Array, body: number, b: Float64Array, of: number, oR: number): void {
   const f = of + 7;
   if (body < 0) { for (let k = 0; k < 9; k++) b[oR + k] = b[f + k]!; return; }
+  // the frame's R and the body's R into locals before any store (see sideOrigin)
+  const f0 = b[f]!, f1 = b[f + 1]!, f2 = b[f + 2]!, f3 = b[f + 3]!, f4 = b[f + 4]!, f5 = b[f + 5]!, f6 = b[f + 6]!, f7 = b[f + 7]!, f8 = b[f + 8]!;
   const m = 9 * body;
-  for (let i = 0; i < 3; i++) {
-    const a0 = Rb[m + 3 * i]!, a1 = Rb[m + 3 * i + 1]!, a2 = Rb[m + 3 * i + 2]!;
-    b[oR + 3 * i] = a0 * b[f]! + a1 * b[f + 3]! + a2 * b[f + 6]!;
-    b[oR + 3 * i + 1] = a0 * b[f + 1]! + a1 * b[f + 4]! + a2 * b[f + 7]!;
-    b[oR + 3 * i + 2] = a0 * b[f + 2]! + a1 * b[f + 5]! + a2 * b[f + 8]!;
-  }
+  const a0 = Rb[m]!, a1 = Rb[m + 1]!, a2 = Rb[m + 2]!, a3 = Rb[m + 3]!, a4 = Rb[m + 4]!, a5 = Rb[m + 5]!, a6 = Rb[m + 6]!, a7 = Rb[m + 7]!, a8 = Rb[m + 8]!;
+  b[oR] = a0 * f0 + a1 * f3 + a2 * f6;
+  b[oR + 1] = a0 * f1 + a1 * f4 + a2 * f7;
+  b[oR + 2] = a0 * f2 + a1 * f5 + a2 * f8;
+  b[oR + 3] = a3 * f0 + a4 * f3 + a5 * f6;
+  b[oR + 4] = a3 * f1 + a4 * f4 + a5 * f7;
+  b[oR + 5] = a3 * f2 + a4 * f5 + a5 * f8;
+  b[oR + 6] = a6 * f0 + a7 * f3 + a8 * f6;
+  b[oR + 7] = a6 * f1 + a7 * f4 + a8 * f7;
+  b[oR + 8] = a6 * f2 + a7 * f5 + a8 * f8;
 }
 
 /** One side's frame orientation in world, into b at oq (q = q_body ⋆ q_f; the frame at b[of …], the body's q offset qo, −1 for the world) */

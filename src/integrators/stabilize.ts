@@ -60,7 +60,7 @@ export class Projection {
   private mu: Float64Array;              // (m) this step's multipliers, summed over its iterations
   private muPrev: Float64Array;          // (m) the previous step's
   private curvatureMu: Float64Array;     // the one the curvature of the next factorization uses
-  /** the constraints that supply the curvature term (joints that lock all three translations) */
+  /** the constraints outside the joint batch that supply a curvature term (the batch adds its joints') */
   private readonly curved: number[] = [];
   /** their terms */
   private readonly curvedTerms: ProjectionCurvatureTerm[] = [];
@@ -89,8 +89,9 @@ export class Projection {
     this.mu = new Float64Array(ws.model.nRows);
     this.muPrev = new Float64Array(ws.model.nRows);
     this.curvatureMu = this.muPrev;
+    const batched = new Set(ws.cs.joints.constraints);
     ws.model.constraints.forEach((c, ci) => {
-      const term = c.projectionCurvature?.() ?? null;
+      const term = batched.has(ci) ? null : c.projectionCurvature?.() ?? null;
       if (term) { this.curved.push(ci); this.curvedTerms.push(term); }
     });
     const comps = ws.model.blockComponent;
@@ -210,12 +211,13 @@ export class Projection {
   private factor(q: Float64Array, u: Float64Array, curvature = this.ws.cs.stabilization.positionMetric !== 'mass'): void {
     const ws = this.ws, ctx = ws.fs.bind(q, u), rowStart = ws.model.rowStart;
     ws.mass(q);
-    this.curvatureAdded = curvature && this.curved.length > 0;
+    this.curvatureAdded = curvature && (this.curved.length > 0 || ws.cs.joints.curved > 0);
     // each body's curvature, summed over its joints, then added to its rotational block of M in
     // one pass (adding each joint's term to M directly cost twice as much on long chains)
     if (this.curvatureAdded) {
       const C = this.curvature, M = ws.M;
       C.fill(0);
+      ws.cs.joints.addCurvature(ctx, this.curvatureMu, C, this.inertiaTrace, this.scratch);
       for (let k = 0; k < this.curved.length; k++) {
         this.curvedTerms[k]!.add(ctx, this.curvatureMu, rowStart[this.curved[k]!]!, C, this.inertiaTrace, this.scratch);
       }
