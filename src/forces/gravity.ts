@@ -8,6 +8,7 @@ import type { ForceEffector, ForceContext } from './force.js';
 import type { Component } from '../model/model.js';
 import type { BlockPattern, BlockMatrix } from '../assembly/blockSparse.js';
 import { skew, mul3 } from '../math/mat3.js';
+import { ComponentTable } from './componentTable.js';
 
 export class Gravity implements ForceEffector {
   readonly name = 'gravity';
@@ -18,10 +19,12 @@ export class Gravity implements ForceEffector {
   private readonly C = new Float64Array(9);
   private readonly T = new Float64Array(9);
   private readonly c3 = new Float64Array(3);
+  private readonly table: ComponentTable;
 
   constructor(private readonly comps: readonly Component[], g: [number, number, number]) {
     this.g = Float64Array.from(g);
     skew(this.F, this.g);
+    this.table = new ComponentTable(comps);
   }
 
   setup(pattern: BlockPattern): void {
@@ -29,14 +32,13 @@ export class Gravity implements ForceEffector {
   }
 
   addForces(ctx: ForceContext, f: Float64Array): void {
-    const g = this.g, cW = ctx.kin.cW;
-    for (let i = 0; i < this.comps.length; i++) {
-      const c = this.comps[i]!;
-      const o = c.uOffset, m = c.mass;
+    const g = this.g, cW = ctx.kin.cW, T = this.table;
+    for (let k = 0; k < T.count; k++) {
+      const o = T.uOffset[k]!, m = T.mass[k]!;
       const fx = m * g[0]!, fy = m * g[1]!, fz = m * g[2]!;
       f[o] = f[o]! + fx; f[o + 1] = f[o + 1]! + fy; f[o + 2] = f[o + 2]! + fz;
-      if (c.kind === 'body') {
-        const i = 3 * c.index, cx = cW[i]!, cy = cW[i + 1]!, cz = cW[i + 2]!;
+      if (T.body[k] === 1) {
+        const i = 3 * T.index[k]!, cx = cW[i]!, cy = cW[i + 1]!, cz = cW[i + 2]!;
         f[o + 3] = f[o + 3]! + cy * fz - cz * fy;
         f[o + 4] = f[o + 4]! + cz * fx - cx * fz;
         f[o + 5] = f[o + 5]! + cx * fy - cy * fx;
@@ -46,19 +48,19 @@ export class Gravity implements ForceEffector {
 
   addJacobians(ctx: ForceContext, K: BlockMatrix): void {
     // K_θθ = [m g][c_W] for each body ([g] is F, from the constructor)
-    for (let i = 0; i < this.comps.length; i++) {
-      const c = this.comps[i]!;
-      const s = this.slots[c.index]!;
+    const T = this.table;
+    for (let k = 0; k < T.count; k++) {
+      const i = T.index[k]!, s = this.slots[i]!;
       if (s < 0) continue;
-      const cW = ctx.kin.cW, o = 3 * c.index;
+      const cW = ctx.kin.cW, o = 3 * i;
       // the origin at the centre of mass: the torque about it is zero, and so is its derivative
-      if (ctx.kin.centred(c.index)) continue;
+      if (ctx.kin.centred(i)) continue;
       this.c3[0] = cW[o]!; this.c3[1] = cW[o + 1]!; this.c3[2] = cW[o + 2]!;
       skew(this.C, this.c3);
       mul3(this.T, this.F, this.C);
       // scaled here, not by add3: a non-integer argument of a call V8 does not inline is boxed
-      const m = c.mass;
-      for (let k = 0; k < 9; k++) this.T[k] = m * this.T[k]!;
+      const m = T.mass[k]!;
+      for (let r = 0; r < 9; r++) this.T[r] = m * this.T[r]!;
       K.add3(s, 3, 3, this.T, 1);
     }
   }

@@ -20,6 +20,7 @@ import type { Component } from '../model/model.js';
 import type { BlockPattern, BlockMatrix } from '../assembly/blockSparse.js';
 import { skew, mul3, mulVec3 } from '../math/mat3.js';
 import { cross3 } from '../math/vec3.js';
+import { ComponentTable } from './componentTable.js';
 
 export class InertialForces implements ForceEffector {
   readonly name = 'inertial (gyroscopic and fictitious) forces';
@@ -42,7 +43,11 @@ export class InertialForces implements ForceEffector {
   private readonly X = new Float64Array(9);
   private readonly Y = new Float64Array(9);   // a block scaled by m before add3 (scale 1 is a small integer, so the call boxes no double)
 
-  constructor(private readonly comps: readonly Component[]) {}
+  private readonly table: ComponentTable;
+
+  constructor(private readonly comps: readonly Component[]) {
+    this.table = new ComponentTable(comps);
+  }
 
   setup(pattern: BlockPattern): void {
     this.slots = Int32Array.from(this.comps.map((c) => (c.kind === 'body' && c.block >= 0 ? pattern.couple(c.block, c.block) : -1)));
@@ -61,11 +66,11 @@ export class InertialForces implements ForceEffector {
   }
 
   addForces(ctx: ForceContext, f: Float64Array): void {
-    for (let i = 0; i < this.comps.length; i++) {
-      const c = this.comps[i]!;
-      if (c.kind !== 'body' || !c.dynamic) continue;
-      const o = c.uOffset, m = c.mass;
-      this.load(ctx, c.index, o);
+    const T = this.table;
+    for (let k = 0; k < T.count; k++) {
+      if (T.body[k] !== 1 || T.dynamic[k] !== 1) continue;
+      const o = T.uOffset[k]!, m = T.mass[k]!;
+      this.load(ctx, T.index[k]!, o);
       // linear: −m b
       f[o] = f[o]! - m * this.b[0]!; f[o + 1] = f[o + 1]! - m * this.b[1]!; f[o + 2] = f[o + 2]! - m * this.b[2]!;
       // angular: −ω × Jω − m c × b
@@ -77,13 +82,13 @@ export class InertialForces implements ForceEffector {
   }
 
   addJacobians(ctx: ForceContext, K: BlockMatrix, D: BlockMatrix): void {
-    for (let i = 0; i < this.comps.length; i++) {
-      const c = this.comps[i]!;
-      const s = this.slots[c.index]!;
-      if (c.kind !== 'body' || s < 0) continue;
-      const m = c.mass;
-      this.load(ctx, c.index, c.uOffset);
-      if (ctx.kin.centred(c.index)) { this.addCentred(s, K, D); continue; }
+    const T = this.table;
+    for (let k = 0; k < T.count; k++) {
+      const i = T.index[k]!, s = this.slots[i]!;
+      if (T.body[k] !== 1 || s < 0) continue;
+      const m = T.mass[k]!;
+      this.load(ctx, i, T.uOffset[k]!);
+      if (ctx.kin.centred(i)) { this.addCentred(s, K, D); continue; }
       skew(this.Sw, this.w); skew(this.Sc, this.c); skew(this.Sa, this.a); skew(this.Sb, this.b); skew(this.SJw, this.Jw);
       // X = [ω][c] + [a]
       mul3(this.X, this.Sw, this.Sc);
