@@ -65,8 +65,6 @@ export class Projection {
   /** their terms */
   private readonly curvedTerms: ProjectionCurvatureTerm[] = [];
   private readonly scratch = new StiffnessScratch();
-  /** (bodies) the blocks of rigid bodies (6 unknowns) */
-  private readonly bodyBlocks: Int32Array;
   /**
    * (component blocks) the trace of each body's rotational block of M without the curvature, its
    * cap: tr J_B + 2m|c|² for the inertia J_B about the centre of mass c, which turning the body
@@ -95,7 +93,6 @@ export class Projection {
       if (term) { this.curved.push(ci); this.curvedTerms.push(term); }
     });
     const comps = ws.model.blockComponent;
-    this.bodyBlocks = Int32Array.from(Array.from(comps.keys()).filter((b) => ws.model.components[comps[b]!]!.kind === 'body'));
     this.inertiaTrace = Float64Array.from(comps, (ci) => {
       const c = ws.model.components[ci]!;
       return c.kind === 'body' ? c.inertia[0]! + c.inertia[4]! + c.inertia[8]! + 2 * c.mass * (c.com[0]! ** 2 + c.com[1]! ** 2 + c.com[2]! ** 2) : 0;
@@ -210,22 +207,19 @@ export class Projection {
    */
   private factor(q: Float64Array, u: Float64Array, curvature = this.ws.cs.stabilization.positionMetric !== 'mass'): void {
     const ws = this.ws, ctx = ws.fs.bind(q, u), rowStart = ws.model.rowStart;
-    ws.mass(q);
     this.curvatureAdded = curvature && (this.curved.length > 0 || ws.cs.joints.curved > 0);
-    // each body's curvature, summed over its joints, then added to its rotational block of M in
-    // one pass (adding each joint's term to M directly cost twice as much on long chains)
+    // each body's curvature, summed over its joints (adding each joint's term to M directly cost
+    // twice as much on long chains), then added to its rotational block of M as the mass pass
+    // writes it
     if (this.curvatureAdded) {
-      const C = this.curvature, M = ws.M;
+      const C = this.curvature;
       C.fill(0);
       ws.cs.joints.addCurvature(ctx, this.curvatureMu, C, this.inertiaTrace, this.scratch);
       for (let k = 0; k < this.curved.length; k++) {
         this.curvedTerms[k]!.add(ctx, this.curvatureMu, rowStart[this.curved[k]!]!, C, this.inertiaTrace, this.scratch);
       }
-      for (let k = 0; k < this.bodyBlocks.length; k++) {
-        const b = this.bodyBlocks[k]!;
-        M.add3(ws.slotDiag[b]!, 3, 3, C, 1, 9 * b);
-      }
     }
+    ws.mass(q, this.curvatureAdded ? this.curvature : null);
     ws.cs.evaluate(ctx, ws.Gm, true, null, false);
     ws.cs.projectionRows(ws.Gm, ws.regularization);
     ws.factor(0, 0);
