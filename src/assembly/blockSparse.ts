@@ -126,12 +126,6 @@ export class BlockMatrix {
 
   zero(): void { this.values.fill(0); }
 
-  /** zeroes the values at the indices `at` only (a matrix that is zero everywhere else) */
-  zeroAt(at: Int32Array): void {
-    const v = this.values;
-    for (let i = 0; i < at.length; i++) v[at[i]!] = 0;
-  }
-
   /** the matrix as a CSC view (shares arrays) */
   csc(): Csc { return { n: this.layout.n, colPtr: this.layout.colPtr, rowIdx: this.layout.rowIdx, values: this.values }; }
 

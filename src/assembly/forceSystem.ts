@@ -81,11 +81,11 @@ export class ForceSystem {
   /** K ← ∂f/∂q, D ← ∂f/∂u at (q, u) */
   jacobians(q: Float64Array, u: Float64Array): void {
     const ctx = this.bind(q, u);
-    // only the blocks between components, which are all that forces (and the constraints'
-    // geometric stiffness) fill: the rest stays zero from construction. On the 10 000-link chain
-    // the whole arrays are 9 MB each, of which these entries are a third
-    this.K.zeroAt(this.jacobianEntries);
-    this.D.zeroAt(this.jacobianEntries);
+    // whole arrays: one fill is faster than clearing the component blocks' entries only (a third
+    // of them; measured in isolation at 100, 1 000 and 10 000 links: 32 against 63, 36 against 87,
+    // 65 against 91 ns per link for K and D together, eleventh session)
+    this.K.zero();
+    this.D.zero();
     const forces = this.model.forces;
     for (let i = 0; i < forces.length; i++) forces[i]!.addJacobians(ctx, this.K, this.D);
   }
