@@ -24,6 +24,7 @@ export class Kinematics {
   private readonly bodyQ: Int32Array;     // (bodies) offset of each body in q
   private readonly comB: Float64Array;    // (3 · bodies) centre of mass in body axes
   private readonly JB: Float64Array[];    // (bodies) inertia about the centre of mass in body axes (3×3)
+  private readonly JBd: Float64Array;     // (3 · bodies) its diagonal, read by the principal bodies' pass without touching JB's arrays
   private readonly principal: Uint8Array; // (bodies) 1 when J_B is diagonal (body axes are principal axes)
   private readonly centredAt: Uint8Array; // (nComponents) 1 for a body whose origin is its centre of mass
 
@@ -38,6 +39,7 @@ export class Kinematics {
     bodies.forEach((c, k) => { if (c.kind === 'body') this.comB.set(c.com, 3 * k); });
     this.JB = bodies.map((c) => Float64Array.from(c.kind === 'body' ? c.inertia : []));
     this.centredAt = Uint8Array.from(model.components, (c) => (c.kind === 'body' && c.com[0] === 0 && c.com[1] === 0 && c.com[2] === 0 ? 1 : 0));
+    this.JBd = Float64Array.from({ length: 3 * this.JB.length }, (_, i) => this.JB[Math.floor(i / 3)]![4 * (i % 3)] ?? 0);
     this.principal = Uint8Array.from(this.JB, (J) => (J[1] === 0 && J[2] === 0 && J[3] === 0 && J[5] === 0 && J[6] === 0 && J[7] === 0 ? 1 : 0));
     this.R = new Float64Array(9 * n);
     this.cW = new Float64Array(3 * n);
@@ -93,12 +95,12 @@ export class Kinematics {
   }
 
   private worldInertia(): void {
-    const { bodyComp, JB, tmp, Jb, R, Rb, principal } = this, JW = this.jw;
+    const { bodyComp, JB, JBd, tmp, Jb, R, Rb, principal } = this, JW = this.jw;
     for (let k = 0; k < bodyComp.length; k++) {
       const o = 9 * bodyComp[k]!;
       if (principal[k] === 1) {
         // J_W = Σ_k d_k r_k r_kᵀ over the columns r_k of R: each entry once, mirrored
-        const J = JB[k]!, d0 = J[0]!, d1 = J[4]!, d2 = J[8]!;
+        const d0 = JBd[3 * k]!, d1 = JBd[3 * k + 1]!, d2 = JBd[3 * k + 2]!;
         const a0 = R[o]!, a1 = R[o + 1]!, a2 = R[o + 2]!, b0 = R[o + 3]!, b1 = R[o + 4]!, b2 = R[o + 5]!, c0 = R[o + 6]!, c1 = R[o + 7]!, c2 = R[o + 8]!;
         const ta0 = a0 * d0, ta1 = a1 * d1, ta2 = a2 * d2, tb0 = b0 * d0, tb1 = b1 * d1, tb2 = b2 * d2;
         JW[o] = ta0 * a0 + ta1 * a1 + ta2 * a2;
