@@ -50,6 +50,10 @@ export class Workspace {
   regularization = 0;
   private readonly M6 = new Float64Array(36);
   private readonly compMass: Float64Array;  // (components) masses, read by the spatial-inertia helpers (no double argument)
+  // (components) offsets in q and u, 1 for a rigid body: `advance` reads these, not the objects
+  private readonly compQ: Int32Array;
+  private readonly compU: Int32Array;
+  private readonly compBody: Uint8Array;
   // (component blocks) each block's component: index, offsets in q and u, 1 for a rigid body; read
   // by the per-block loops instead of the component objects (each a cache miss on long chains)
   private readonly blockIndex: Int32Array;
@@ -82,6 +86,9 @@ export class Workspace {
     this.cs = new ConstraintSystem(model);
     this.qMid = new Float64Array(model.nq);
     this.compMass = Float64Array.from(model.components, (c) => c.mass);
+    this.compQ = Int32Array.from(model.components, (c) => c.qOffset);
+    this.compU = Int32Array.from(model.components, (c) => c.uOffset);
+    this.compBody = Uint8Array.from(model.components, (c) => (c.kind === 'body' ? 1 : 0));
     const blockComp = Array.from(model.blockComponent, (ci) => model.components[ci]!);
     this.blockIndex = Int32Array.from(blockComp, (c) => c.index);
     this.blockQ = Int32Array.from(blockComp, (c) => c.qOffset);
@@ -469,12 +476,11 @@ export class Workspace {
    * translation by h v and rotation by exp(h ω / 2) ⋆ q.
    */
   advance(q: Float64Array, u: Float64Array, h: number): void {
-    const comps = this.model.components;
-    for (let i = 0; i < comps.length; i++) {
-      const c = comps[i]!;
-      const qo = c.qOffset, uo = c.uOffset;
+    const Q = this.compQ, U = this.compU, body = this.compBody;
+    for (let i = 0; i < Q.length; i++) {
+      const qo = Q[i]!, uo = U[i]!;
       q[qo] = q[qo]! + h * u[uo]!; q[qo + 1] = q[qo + 1]! + h * u[uo + 1]!; q[qo + 2] = q[qo + 2]! + h * u[uo + 2]!;
-      if (c.kind === 'body') quatIntegrateWorld(q, qo + 3, u[uo + 3]!, u[uo + 4]!, u[uo + 5]!, h, this.qtmp);
+      if (body[i] === 1) quatIntegrateWorld(q, qo + 3, u[uo + 3]!, u[uo + 4]!, u[uo + 5]!, h, this.qtmp);
     }
   }
 
