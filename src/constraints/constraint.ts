@@ -79,7 +79,8 @@ export interface BilateralConstraint {
   /**
    * Optional: `jacobian` written into `out` instead of the constraint's own arrays, block k
    * (the same m × s_k row-major numbers) from out[o0] for k = 0 and out[o1] for k = 1. The
-   * constraint stage keeps every constraint's blocks in one array this way, without a copy.
+   * constraint stage keeps every constraint's blocks in one array this way, without a copy
+   * (joints are evaluated by the stage's JointBatch instead, constraints/jointBatch.ts).
    */
   jacobianInto?(ctx: ConstraintContext, out: Float64Array, o0: number, o1: number): void;
   /**
@@ -93,7 +94,8 @@ export interface BilateralConstraint {
   /**
    * Optional, the position projection's curvature (integrators/stabilize.ts): the term, or null
    * when the constraint's rows have none the projection uses (joints that do not lock all three
-   * translations)
+   * translations). The projection asks only constraints outside the stage's JointBatch, which
+   * adds its joints' terms itself (the joints' own terms are the tests' reference)
    */
   projectionCurvature?(): ProjectionCurvatureTerm | null;
   /** κ = Ġ u → out[o … o+m) */
@@ -105,8 +107,9 @@ export interface BilateralConstraint {
   /**
    * Optional: the numbers of scratch (frames, kinematics, Jacobian blocks) the constraint can keep
    * in a pool shared by the model's constraints, and the method that moves them there (values
-   * kept). The model packs its constraints' scratch back to back in one array, so evaluating
-   * them streams through memory (docs/benchmarks.md, scaling).
+   * kept). The model packs its constraints' scratch back to back in one array (the step
+   * evaluates joints from its JointBatch's own copy; this scratch serves queries such as
+   * coordinates and reports, and constraints outside the batch).
    */
   readonly scratchSize?: number;
   adoptScratch?(pool: Float64Array): void;

@@ -27,7 +27,7 @@ import { skew, mul3 } from '../math/mat3.js';
 
 /** scratch of addTranslationalStiffness ([f], [s] or [r_D], and a product) and addLeverCurvature (P) */
 export class StiffnessScratch {
-  /** f, s and r_D of one joint's translational rows (JointKinematics.stiffnessVectors) */
+  /** f, s and r_D of one joint's translational rows (stiffnessVectors, jointRows.ts) */
   readonly fsr = new Float64Array(9);
   readonly Sf = new Float64Array(9);
   readonly Sv = new Float64Array(9);

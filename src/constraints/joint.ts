@@ -154,7 +154,7 @@ export class Joint implements BilateralConstraint {
   readonly rowNames: readonly string[];
   /** the readable coordinates, in the order of `coordinates` */
   readonly coordinateNames: readonly string[];
-  /** X_AC (the world pose for a world side): views of the joint's frame, do not modify */
+  /** X_AC (the world pose for a world side): views of the joint's frame, do not modify (a simulation's step works on a copy taken when it was made) */
   get frameA(): Pose { return { p: this.fa.p, q: this.fa.q }; }
   /** X_BD, likewise */
   get frameB(): Pose { return { p: this.fb.p, q: this.fb.q }; }

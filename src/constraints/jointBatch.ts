@@ -24,7 +24,7 @@ const A_U = 2;      // its offset in u
 const B_BODY = 3;
 const B_Q = 4;
 const B_U = 5;
-const ROT = 6;      // 1 when positions needs the orientations beyond R_WC
+const ROT = 6;      // 1 when some row reads the orientations beyond R_WC (lock or universal rows)
 const ROWS = 7;     // rows
 const CODES = 8;    // offset of the rows' kernel codes in `codes`
 const ROW = 9;      // first row among the stage's m rows
@@ -41,6 +41,8 @@ export class JointBatch {
   private readonly pool: Float64Array;  // (JOINT_KINEMATICS_SIZE · joints) each joint's kinematics and frames
   private readonly meta: Int32Array;    // (META · joints) the integers above
   private readonly codes: Int32Array;   // (Σ rows) every joint's row codes (JointLayout.codes)
+  /** the number of joints that lock all three translations (addCurvature) */
+  readonly curved: number;
   /** the kinematics (and their generation) the pool's positions were computed at */
   private kinSeen: unknown = null;
   private genSeen = -1;
@@ -57,28 +59,28 @@ export class JointBatch {
     this.pool = new Float64Array(S * joints.length);
     this.meta = new Int32Array(META * joints.length);
     this.codes = new Int32Array(joints.reduce((n, j) => n + j.rows, 0));
-    let co = 0;
+    let co = 0, curved = 0;
     joints.forEach((j, t) => {
       const ci = index[t]!, m = META * t, k = j.kinematics, L = j.layout;
       this.pool.set(k.b.subarray(0, S), S * t);
-      this.meta.set([k.aBody, k.aQ, k.aU, k.bBody, k.bQ, k.bU, k.rotations ? 1 : 0, j.rows, co, rowStart[ci]!], m);
+      // the orientations beyond R_WC only where a row reads them (a gimbal's are for its coordinates)
+      const rot = L.angular.length > 0 || L.universal ? 1 : 0;
+      this.meta.set([k.aBody, k.aQ, k.aU, k.bBody, k.bQ, k.bU, rot, j.rows, co, rowStart[ci]!], m);
       // blocks in the order of `components`: A's then B's, or B's alone when A is the world
       this.meta[m + G_A] = j.bodyA ? keepAt[2 * ci]! : -1;
       this.meta[m + G_B] = j.bodyB ? keepAt[2 * ci + (j.bodyA ? 1 : 0)]! : -1;
       this.meta[m + CURVED] = L.linear.length === 3 ? 1 : 0;
+      curved += this.meta[m + CURVED]!;
       this.meta[m + BLK_A] = j.bodyA ? j.bodyA.block : -1;
       this.meta[m + BLK_B] = j.bodyB ? j.bodyB.block : -1;
       this.codes.set(L.codes, co);
       co += j.rows;
     });
-    this.curved = joints.filter((j) => j.layout.linear.length === 3).length;
+    this.curved = curved;
   }
 
   /** the number of joints */
   get count(): number { return this.constraints.length; }
-  /** the number of joints that lock all three translations (addCurvature) */
-  readonly curved: number;
-
   /** the frames' kinematics at ctx's positions, unless the pool holds them already */
   private positions(ctx: ConstraintContext): void {
     const kin = ctx.kin;
@@ -116,7 +118,7 @@ export class JointBatch {
 
   /**
    * the projection's curvature of the joints that lock all three translations at multipliers
-   * mu (at their rows), added to curvature[9·block …] (JointLeverCurvature, geometricStiffness.ts)
+   * mu (at their rows), added to curvature[9·block …] (jointLeverCurvature, joint.ts)
    */
   addCurvature(ctx: ConstraintContext, mu: Float64Array, curvature: Float64Array, inertiaTrace: Float64Array, t: StiffnessScratch): void {
     this.positions(ctx);

@@ -44,7 +44,7 @@
  */
 import type { RigidBody } from '../model/model.js';
 import type { ConstraintContext } from './constraint.js';
-export type { JointType, JointMask, JointLayout, RotationCoordinates } from './jointLayout.js';
+export type { JointType, JointMask, JointLayout } from './jointLayout.js';
 export { JOINT_PRESETS, jointLayout } from './jointLayout.js';
 
 /**
@@ -111,7 +111,8 @@ export const JOINT_KINEMATICS_SIZE = 107;
  * buffer `b`; read them, do not keep them (`adopt` replaces them). The two frames live in `b`
  * too (the JointFrames' buffers are views of it), with their bodies' indices and offsets copied
  * here. The constraint stage evaluates the joints through a JointBatch instead (./jointBatch.ts),
- * which holds the same buffers back to back and runs the same kernels over them.
+ * which holds copies of these buffers (taken when the simulation is made) back to back and runs
+ * the same kernels over them.
  */
 export class JointKinematics {
   b: Float64Array = new Float64Array(JOINT_KINEMATICS_SIZE);

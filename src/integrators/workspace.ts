@@ -23,6 +23,7 @@ import { StepSolver, stepEntry, type StepSolverOptions, type SolveReport } from 
 import { quatIntegrateWorld } from '../math/quat.js';
 import { spatialInertiaInto, spatialInertiaInverseOf, spatialScratch } from '../math/spatial.js';
 import { skew, mul3, mulVec3, invert3 } from '../math/mat3.js';
+import { ComponentTable } from '../forces/componentTable.js';
 
 export class Workspace {
   readonly fs: ForceSystem;
@@ -50,10 +51,7 @@ export class Workspace {
   regularization = 0;
   private readonly M6 = new Float64Array(36);
   private readonly compMass: Float64Array;  // (components) masses, read by the spatial-inertia helpers (no double argument)
-  // (components) offsets in q and u, 1 for a rigid body: `advance` reads these, not the objects
-  private readonly compQ: Int32Array;
-  private readonly compU: Int32Array;
-  private readonly compBody: Uint8Array;
+  private readonly comps: ComponentTable;  // every component as flat arrays (`advance`)
   // (component blocks) each block's component: index, offsets in q and u, 1 for a rigid body; read
   // by the per-block loops instead of the component objects (each a cache miss on long chains)
   private readonly blockIndex: Int32Array;
@@ -86,9 +84,7 @@ export class Workspace {
     this.cs = new ConstraintSystem(model);
     this.qMid = new Float64Array(model.nq);
     this.compMass = Float64Array.from(model.components, (c) => c.mass);
-    this.compQ = Int32Array.from(model.components, (c) => c.qOffset);
-    this.compU = Int32Array.from(model.components, (c) => c.uOffset);
-    this.compBody = Uint8Array.from(model.components, (c) => (c.kind === 'body' ? 1 : 0));
+    this.comps = new ComponentTable(model.components);
     const blockComp = Array.from(model.blockComponent, (ci) => model.components[ci]!);
     this.blockIndex = Int32Array.from(blockComp, (c) => c.index);
     this.blockQ = Int32Array.from(blockComp, (c) => c.qOffset);
@@ -109,10 +105,8 @@ export class Workspace {
   }
 
   /**
-   * M ← M(q): m I for particles, the world spatial inertia about the origin for bodies; with
-   * `rotational` (9 per block, 3×3 row-major), each body's block gets rotational[9b …] added to
-   * its rotational part in the same pass (the projection's curvature: a second pass over M's
-   * blocks cost a tenth of a projection factorization on the 10 000-link chain)
+   * M ← M(q): m I for particles, the world spatial inertia about the origin for bodies, plus
+   * rotational[9b …] (3×3 row-major, the projection's curvature) on body block b's rotations
    */
   mass(q: Float64Array, rotational: Float64Array | null = null): void {
     const M = this.M, kin = this.fs.kin;
@@ -476,7 +470,7 @@ export class Workspace {
    * translation by h v and rotation by exp(h ω / 2) ⋆ q.
    */
   advance(q: Float64Array, u: Float64Array, h: number): void {
-    const Q = this.compQ, U = this.compU, body = this.compBody;
+    const { qOffset: Q, uOffset: U, body } = this.comps;
     for (let i = 0; i < Q.length; i++) {
       const qo = Q[i]!, uo = U[i]!;
       q[qo] = q[qo]! + h * u[uo]!; q[qo + 1] = q[qo + 1]! + h * u[uo + 1]!; q[qo + 2] = q[qo + 2]! + h * u[uo + 2]!;

@@ -12,7 +12,7 @@ import type { PointRef } from '../model/points.js';
 import { POINT_WORLD } from '../model/points.js';
 import { ModelError, unitQuaternion } from '../model/errors.js';
 import { Joint } from '../constraints/joint.js';
-import { jointLayout } from '../constraints/jointRows.js';
+import { jointLayout } from '../constraints/jointLayout.js';
 import { DistanceConstraint } from '../constraints/distance.js';
 import { ignoredDampingRow, dampingIgnoredBy } from '../constraints/softness.js';
 import type { BilateralConstraint } from '../constraints/constraint.js';

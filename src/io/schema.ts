@@ -10,7 +10,7 @@
 import * as z from 'zod';
 import { INTEGRATORS } from '../integrators/names.js';
 import { DEFAULT_SETTINGS, STABILIZATION_DEFAULTS as SD } from '../model/model.js';
-import type { JointType } from '../constraints/jointRows.js';
+import type { JointType } from '../constraints/jointLayout.js';
 
 /** the format version this loader reads */
 export const MODEL_FORMAT_VERSION = 1;
@@ -150,7 +150,7 @@ export const ForceSchema = doc(z.discriminatedUnion('type', [AxialSpringSchema, 
 
 // joints: bilateral constraints between two bodies (or a body and the world), or between two points
 export const JOINT_TYPES = ['ball', 'hinge', 'slider', 'cylindrical', 'universal', 'gimbal', 'planar', 'point-on-plane', 'point-on-line', 'weld'] as const satisfies readonly JointType[];
-// every preset of src/constraints/jointRows.ts is listed, and nothing else
+// every preset of src/constraints/jointLayout.ts is listed, and nothing else
 type MissingJointType = Exclude<JointType, (typeof JOINT_TYPES)[number]>;
 const jointTypesComplete: [MissingJointType] extends [never] ? true : false = true;
 void jointTypesComplete;

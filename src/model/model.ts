@@ -156,7 +156,8 @@ export class Model {
     this.initialU = args.u0;
     const cons = args.constraints ?? [];
     this.constraints = cons;
-    // the constraints' scratch back to back in one array, in model order (streams in evaluation)
+    // the constraints' scratch back to back in one array, in model order (queries and constraints
+    // outside the step's joint batch read it)
     let scratch = 0;
     for (const c of cons) scratch += c.adoptScratch ? c.scratchSize ?? 0 : 0;
     if (scratch > 0) {
