@@ -102,6 +102,8 @@ export class Workspace {
     this.solver = new StepSolver(opts);
     this.slotDiag = Int32Array.from({ length: model.blockSize.length }, (_, b) => this.fs.pattern.find(b, b));
     this.cs.bind(this.fs.layout);
+    // the pattern's symbolic analysis when the workspace is made, not in the first step
+    this.solver.prepare(this.fs.layout, model.nSolve);
   }
 
   /**
