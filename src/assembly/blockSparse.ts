@@ -119,9 +119,11 @@ export class BlockMatrix {
   readonly layout: BlockLayout;
   readonly values: Float64Array;   // (nnz)
 
-  constructor(layout: BlockLayout) {
+  /** `values`: an array of at least nnz zeros to keep the values in (default: a new one) */
+  constructor(layout: BlockLayout, values?: Float64Array) {
     this.layout = layout;
-    this.values = new Float64Array(layout.nnz);
+    if (values && (values.length < layout.nnz || values.some((x) => x !== 0))) throw new Error('BlockMatrix: the values array must hold nnz zeros');
+    this.values = values ?? new Float64Array(layout.nnz);
   }
 
   zero(): void { this.values.fill(0); }

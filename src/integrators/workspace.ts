@@ -85,11 +85,8 @@ export class Workspace {
     this.qMid = new Float64Array(model.nq);
     this.compMass = Float64Array.from(model.components, (c) => c.mass);
     this.comps = new ComponentTable(model.components);
-    const blockComp = Array.from(model.blockComponent, (ci) => model.components[ci]!);
-    this.blockIndex = Int32Array.from(blockComp, (c) => c.index);
-    this.blockQ = Int32Array.from(blockComp, (c) => c.qOffset);
-    this.blockU = Int32Array.from(blockComp, (c) => c.uOffset);
-    this.blockBody = Uint8Array.from(blockComp, (c) => (c.kind === 'body' ? 1 : 0));
+    const blocks = new ComponentTable(Array.from(model.blockComponent, (ci) => model.components[ci]!));
+    this.blockIndex = blocks.index; this.blockQ = blocks.qOffset; this.blockU = blocks.uOffset; this.blockBody = blocks.body;
     this.pivotScratch = new Float64Array(model.nRows);
     this.dependent = new DependentRows(model.nSolve, model.nRows);
     this.fs = new ForceSystem(model, (p) => {
@@ -97,13 +94,14 @@ export class Workspace {
       if (!model.settings.geometricStiffness) return;
       model.constraints.forEach((c, ci) => { const t = c.geometricStiffness?.(p); if (t) { this.geometric.push(ci); this.geometricTerms.push(t); } });
     });
-    this.M = new BlockMatrix(this.fs.layout);
-    this.Gm = this.M;
+    // the pattern's symbolic analysis when the workspace is made, not in the first step; M + G
+    // is assembled where the factorization reads it in place
     this.solver = new StepSolver(opts);
+    this.solver.prepare(this.fs.layout, model.nSolve);
+    this.M = new BlockMatrix(this.fs.layout, this.solver.assemblyBuffer);
+    this.Gm = this.M;
     this.slotDiag = Int32Array.from({ length: model.blockSize.length }, (_, b) => this.fs.pattern.find(b, b));
     this.cs.bind(this.fs.layout);
-    // the pattern's symbolic analysis when the workspace is made, not in the first step
-    this.solver.prepare(this.fs.layout, model.nSolve);
   }
 
   /**

@@ -179,6 +179,14 @@ export class StepSolver {
   prepare(layout: BlockLayout, nPositive: number): void { this.analyse(layout, nPositive); }
 
   /**
+   * (nnz of the prepared layout) the array the factorization reads in place besides the one the
+   * step's combination forms S in (SupernodalLdlt.assemblyBuffer): a matrix kept there between
+   * factorizations (the workspace's M + G) is factored without a copy. After a new analysis
+   * (another pattern) it is another array, and one kept in the old one is copied as any other.
+   */
+  get assemblyBuffer(): Float64Array { return this.numeric!.assemblyBuffer; }
+
+  /**
    * (re)analyses the pattern when its signature changed. Unknowns from `nPositive` on are
    * constraint rows: they are ordered after their neighbours (`delayed`) so a zero R factors.
    */

@@ -69,11 +69,11 @@ interface WasmKernels {
   counts: Int32Array;
 }
 
-/** the kernels' arrays in their memory, in this order: the f64 arrays (Lx … x), then the i32 ones */
+/** the kernels' arrays in their memory, in this order: the f64 arrays (Lx … assembly), then the i32 ones */
 const W = {
-  Lx: 0, D: 1, Dinv: 2, w: 3, acc: 4, wd: 5, vals: 6, y: 7, x: 8,
-  first: 9, rowPtr: 10, rows: 11, panelPtr: 12, updPtr: 13, updSource: 14, updBegin: 15, updEnd: 16, local: 17, rel: 18, counts: 19, cPanel: 20, cSrc: 21,
-  colPtrA: 22, rowsA: 23, perm: 24,
+  Lx: 0, D: 1, Dinv: 2, w: 3, acc: 4, wd: 5, vals: 6, y: 7, x: 8, assembly: 9,
+  first: 10, rowPtr: 11, rows: 12, panelPtr: 13, updPtr: 14, updSource: 15, updBegin: 16, updEnd: 17, local: 18, rel: 19, counts: 20, cPanel: 21, cSrc: 22,
+  colPtrA: 23, rowsA: 24, perm: 25,
 } as const;
 /** the first i32 array */
 const W_I32 = W.first;
@@ -206,8 +206,11 @@ export class SupernodalLdlt {
   private readonly acc3: Float64Array;
   private readonly acc4: Float64Array;
   private readonly w: Float64Array;     // (n) solve vector
-  private readonly vals: Float64Array;  // (nnzA) the values of the last factorization (in the kernels' memory with WebAssembly): load and multiply read them
+  private readonly vals: Float64Array;  // (nnzA) the values of the last factorization unless it was `assembly`'s (in the kernels' memory with WebAssembly): load and multiply read them
+  private readonly assembly: Float64Array; // (nnzA) a second input buffer a caller may assemble A in (assemblyBuffer)
   private readonly input: Csc;          // the input matrix over vals (multiply in JavaScript)
+  private readonly inputAssembly: Csc;  // the same over assembly
+  private fromAssembly = false;         // the last factorization read `assembly` (multiply reads it too)
   private readonly y: Float64Array;     // (n) the product of multiply (in the kernels' memory; empty without WebAssembly)
   private readonly x: Float64Array;     // (n) the right-hand side and solution of a solve, unpermuted (likewise)
   /** false when the last solve's result has a non-finite entry */
@@ -227,6 +230,7 @@ export class SupernodalLdlt {
       this.w = new Float64Array(mem, k.at[W.w]!, n);
       this.acc = new Float64Array(mem, k.at[W.acc]!, nAcc);
       this.vals = new Float64Array(mem, k.at[W.vals]!, sn.symbolic.nnzA);
+      this.assembly = new Float64Array(mem, k.at[W.assembly]!, sn.symbolic.nnzA);
       this.y = new Float64Array(mem, k.at[W.y]!, n);
       this.x = new Float64Array(mem, k.at[W.x]!, n);
     } else {
@@ -236,10 +240,12 @@ export class SupernodalLdlt {
       this.w = new Float64Array(n);
       this.acc = new Float64Array(nAcc);
       this.vals = new Float64Array(sn.symbolic.nnzA);
+      this.assembly = new Float64Array(sn.symbolic.nnzA);
       this.y = new Float64Array(0);
       this.x = new Float64Array(0);
     }
     this.input = { n, colPtr: sn.symbolic.colPtr, rowIdx: sn.symbolic.rowIdx, values: this.vals };
+    this.inputAssembly = { n, colPtr: sn.symbolic.colPtr, rowIdx: sn.symbolic.rowIdx, values: this.assembly };
     this.local = new Int32Array(sn.n);
     this.rel = new Int32Array(Math.max(1, sn.maxRows));
     this.wd = new Float64Array(Math.max(1, sn.maxCols));
@@ -259,7 +265,7 @@ export class SupernodalLdlt {
     const n = sn.n, nu = sn.updSource.length, nc1 = sn.count + 1;
     // element counts in the order of W (f64: 8 bytes, i32: 4), each start 8-byte aligned
     const nA = Math.max(1, sn.symbolic.nnzA), nS = Math.max(1, sn.cPanel.length);
-    const lengths = [nLx, n, n, n, nAcc, Math.max(1, sn.maxCols), nA, n, n, nc1, nc1, sn.rows.length, nc1, nc1, nu, nu, nu, n, nAcc, 2, nS, nS, n + 1, nA, n];
+    const lengths = [nLx, n, n, n, nAcc, Math.max(1, sn.maxCols), nA, n, n, nA, nc1, nc1, sn.rows.length, nc1, nc1, nu, nu, nu, n, nAcc, 2, nS, nS, n + 1, nA, n];
     const { offsets, bytes } = kernelLayout(lengths, W_I32);
     // compilation or memory can be refused: JavaScript then
     const inst = instantiateKernels(SUPERNODAL_WASM, bytes, ['solvePerm', 'factor', 'load', 'multiply']);
@@ -291,6 +297,12 @@ export class SupernodalLdlt {
    */
   get valueBuffer(): Float64Array { return this.vals; }
 
+  /**
+   * (nnzA, zeros until written) a second array `factor` reads in place, for a matrix kept assembled
+   * between factorizations while others are formed in `valueBuffer` (the workspace's M + G)
+   */
+  get assemblyBuffer(): Float64Array { return this.assembly; }
+
   /** true when the factorization and solve run as WebAssembly */
   get usesWasm(): boolean { return this.kernel !== null; }
 
@@ -301,7 +313,7 @@ export class SupernodalLdlt {
     // A's values into the kernels' memory (a copy, by begin), loaded into the panels there
     const a = k.at, res = this.result;
     this.begin(values);
-    k.load(this.Lx.length, this.sn.cPanel.length, a[W.Lx]!, a[W.vals]!, a[W.cPanel]!, a[W.cSrc]!);
+    k.load(this.Lx.length, this.sn.cPanel.length, a[W.Lx]!, a[this.fromAssembly ? W.assembly : W.vals]!, a[W.cPanel]!, a[W.cSrc]!);
     // the updates and the dense panel factorizations in WebAssembly
     const failed = k.factor(this.sn.count, a[W.Lx]!, a[W.D]!, a[W.Dinv]!, a[W.first]!, a[W.rowPtr]!, a[W.rows]!, a[W.panelPtr]!,
       a[W.updPtr]!, a[W.updSource]!, a[W.updBegin]!, a[W.updEnd]!, a[W.local]!, a[W.rel]!, a[W.acc]!, a[W.wd]!, a[W.counts]!);
@@ -311,12 +323,13 @@ export class SupernodalLdlt {
     return res;
   }
 
-  /** checks that values cover the pattern, keeps a copy of them (for load and multiply) and resets the result */
+  /** checks that values cover the pattern, keeps a copy of them (for load and multiply) unless they are one of the two buffers, and resets the result */
   private begin(values: Float64Array): void {
     const nA = this.sn.symbolic.nnzA, res = this.result;
     if (values.length < nA) throw new Error('SupernodalLdlt.factor: values shorter than the pattern');
-    // values written straight into `valueBuffer` need no copy
-    if (values !== this.vals) {
+    // values written straight into `valueBuffer` or `assemblyBuffer` need no copy
+    this.fromAssembly = values === this.assembly;
+    if (values !== this.vals && !this.fromAssembly) {
       if (values.length === nA) this.vals.set(values);
       else for (let i = 0; i < nA; i++) this.vals[i] = values[i]!;
     }
@@ -336,11 +349,11 @@ export class SupernodalLdlt {
       // x into the solve vector's place (free between solves), the product back from y
       const a = k.at, w = this.w, y = this.y;
       for (let i = 0; i < n; i++) w[i] = x[i]!;
-      k.multiply(n, a[W.colPtrA]!, a[W.rowsA]!, a[W.vals]!, a[W.w]!, a[W.y]!);
+      k.multiply(n, a[W.colPtrA]!, a[W.rowsA]!, a[this.fromAssembly ? W.assembly : W.vals]!, a[W.w]!, a[W.y]!);
       for (let i = 0; i < n; i++) out[i] = y[i]!;
       return out;
     }
-    return cscMatVec(out, this.input, x);
+    return cscMatVec(out, this.fromAssembly ? this.inputAssembly : this.input, x);
   }
 
   /** resets the result and loads A into the panels (zero elsewhere) in JavaScript: factorJs's loading */

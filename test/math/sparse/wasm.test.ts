@@ -63,6 +63,16 @@ describe('WebAssembly supernodal factorization and solve', () => {
       inPlace.valueBuffer.set(csc.values.subarray(0, inPlace.valueBuffer.length));
       expect({ ...inPlace.factor(inPlace.valueBuffer) }).toEqual(rf);
       expect(Array.from(inPlace.Lx)).toEqual(Array.from(f.Lx));
+      // in the second buffer (a matrix kept assembled there), in WebAssembly and in JavaScript:
+      // the same factorization, and the products read that buffer
+      const xv = Float64Array.from({ length: n }, (_, i) => Math.sin(i + 1));
+      const fx = Array.from(f.multiply(new Float64Array(n), xv));
+      for (const kept of [new SupernodalLdlt(sn), new SupernodalLdlt(sn, { wasm: false })]) {
+        kept.assemblyBuffer.set(csc.values.subarray(0, kept.assemblyBuffer.length));
+        expect({ ...kept.factor(kept.assemblyBuffer) }).toEqual(rf);
+        expect(Array.from(kept.Lx)).toEqual(Array.from(f.Lx));
+        expect(Array.from(kept.multiply(new Float64Array(n), xv))).toEqual(fx);
+      }
       // twice: a second factorization overwrites the panels the kernel reads
       for (let round = 0; round < 2; round++) {
         if (round === 1) {
@@ -157,7 +167,7 @@ describe('WebAssembly supernodal factorization and solve', () => {
       const sn = new SupernodalSymbolic(sym);
       const L = new SupernodalLdlt(sn).wasmLayout!;
       const need: Record<string, number> = {
-        Lx: sn.panelPtr[sn.count]!, D: sn.n, Dinv: sn.n, w: sn.n, acc: sn.maxRows, wd: sn.maxCols, vals: sym.nnzA, y: sn.n, x: sn.n, perm: sn.n, colPtrA: sn.n + 1, rowsA: sym.nnzA,
+        Lx: sn.panelPtr[sn.count]!, D: sn.n, Dinv: sn.n, w: sn.n, acc: sn.maxRows, wd: sn.maxCols, vals: sym.nnzA, assembly: sym.nnzA, y: sn.n, x: sn.n, perm: sn.n, colPtrA: sn.n + 1, rowsA: sym.nnzA,
         cPanel: sn.cPanel.length, cSrc: sn.cPanel.length, first: sn.count + 1, rowPtr: sn.count + 1, rows: sn.rows.length, panelPtr: sn.count + 1,
         updPtr: sn.count + 1, updSource: sn.updSource.length, updBegin: sn.updSource.length, updEnd: sn.updSource.length,
         local: sn.n, rel: sn.maxRows, counts: 2,
