@@ -120,7 +120,8 @@ export class Projection {
     // every right-hand side is [0; −r] (the velocity part is never written after this)
     rhs.fill(0, 0, n);
     // positions: chord or Newton iterations on g(q) = 0, each with a backtracking line search
-    let it = 0, e = cs.maxHardViolation(), fresh = true;
+    // rho: the contraction of the last position iteration, the estimate of a velocity chord iteration's
+    let it = 0, e = cs.maxHardViolation(), fresh = true, rho = 0;
     for (; it < PROJECTION_MAX_ITER && e > PROJECTION_TOL; it++) {
       for (let i = 0; i < m; i++) rhs[n + i] = hard[i] ? -g[i]! : 0;
       // the iteration itself corrects what the factorization alone leaves
@@ -154,6 +155,7 @@ export class Projection {
       flushTiny(mu, TINY);
       this.curvatureMu = mu;
       const e1 = cs.maxHardViolation();
+      rho = e > 0 ? e1 / e : 0;
       // slow contraction or a shortened step: refactor at the new configuration (Newton)
       fresh = false;
       if ((alpha < 1 || e1 > 1e-2 * e) && e1 > PROJECTION_TOL) { this.factor(q, u); fresh = true; }
@@ -169,7 +171,18 @@ export class Projection {
       // a factorization made here without any curvature already is that one
       if (!fresh || this.curvatureAdded) this.factor(q, u, false);
       fresh = true;
-    } else if (it > 0 && !fresh) cs.evaluate(ws.fs.bind(q, u), ws.Gm, true, null, false);
+    } else if (it > 0 && !fresh) {
+      cs.evaluate(ws.fs.bind(q, u), ws.Gm, true, null, false);
+      // chord iterations on the factorization above, or G(q⁺) factored in place of its G (the
+      // same metric) and about one solve: whichever the last position iteration's contraction
+      // says costs fewer solves (chain100: five chord solves or a refactorization and one)
+      const ev = cs.maxHardAbs(Gu), chord = rho > 0 && rho < 1 ? Math.ceil(Math.log(ev / PROJECTION_VEL_TOL) / -Math.log(rho)) : rho >= 1 ? Infinity : 1;
+      if (ev > PROJECTION_VEL_TOL && chord > 1 + ws.solver.factorCost) {
+        cs.projectionRows(ws.Gm, ws.regularization);
+        ws.factor(0, 0);
+        fresh = true;
+      }
+    }
     let evPrev = Infinity;
     for (let k = 0; ; k++) {
       const ev = cs.maxHardAbs(cs.Gu);

@@ -113,9 +113,33 @@ export function stepEntry(P: Float64Array, D: Float64Array, a0: number, K: Float
   return P[k]! - ((a0 !== 0 ? a0 * D[k]! : 0) + (a1 !== 0 ? a1 * K[k]! : 0));
 }
 
+/**
+ * Multiply-adds of a supernodal factorization on `sn` in units of a solve's: the dense LDLᵀ of
+ * each panel (column c updates the later columns c2 on their rows c2 … nr − 1) and the updates
+ * between panels (a source K's rows [b, e) in the target's columns: column p receives nrK − p
+ * rows of ncK products each), against the forward and backward substitutions over every panel's
+ * lower trapezoid. On the ball-joint chains (9 × 12 panels) it is 2.24; measured there, a
+ * factorization took 2.3–2.75 chord iterations of the projection (docs/benchmarks.md).
+ */
+function factorCostInSolves(sn: SupernodalSymbolic): number {
+  const { first, rowPtr, updPtr, updSource, updBegin, updEnd } = sn;
+  let factor = 0, solve = 0;
+  for (let J = 0; J < sn.count; J++) {
+    const nc = first[J + 1]! - first[J]!, nr = rowPtr[J + 1]! - rowPtr[J]!;
+    solve += 2 * (nc * nr - (nc * (nc + 1)) / 2);
+    for (let c2 = 1; c2 < nc; c2++) factor += c2 * (nr - c2);
+    for (let u = updPtr[J]!; u < updPtr[J + 1]!; u++) {
+      const K = updSource[u]!, ncK = first[K + 1]! - first[K]!, nrK = rowPtr[K + 1]! - rowPtr[K]!;
+      for (let p = updBegin[u]!; p < updEnd[u]!; p++) factor += (nrK - p) * ncK;
+    }
+  }
+  return solve > 0 ? factor / solve : 0;
+}
+
 export class StepSolver {
   private symbolic: LdltSymbolic | null = null;
   private numeric: SupernodalLdlt | null = null;
+  private costRatio = 0;
   private signature = '';
   private tmap: Int32Array = new Int32Array(0);
   private sym: Float64Array = new Float64Array(0);       // (nnz) values of S, in the buffer the factorization reads (valueBuffer)
@@ -179,6 +203,12 @@ export class StepSolver {
   prepare(layout: BlockLayout, nPositive: number): void { this.analyse(layout, nPositive); }
 
   /**
+   * a factorization's multiply-adds in units of a solve's, on the prepared analysis
+   * (`factorCostInSolves`): what a caller weighs chord iterations against a refactorization with
+   */
+  get factorCost(): number { return this.costRatio; }
+
+  /**
    * (nnz of the prepared layout) the array the factorization reads in place besides the one the
    * step's combination forms S in (SupernodalLdlt.assemblyBuffer): a matrix kept there between
    * factorizations (the workspace's M + G) is factored without a copy. After a new analysis
@@ -196,6 +226,7 @@ export class StepSolver {
     const delayed = nPositive < layout.n ? Uint8Array.from({ length: layout.n }, (_, i) => (i >= nPositive ? 1 : 0)) : undefined;
     this.symbolic = new LdltSymbolic(layout.n, layout.colPtr, layout.rowIdx, delayed ? { ordering, delayed } : { ordering });
     this.numeric = new SupernodalLdlt(new SupernodalSymbolic(this.symbolic));
+    this.costRatio = factorCostInSolves(this.numeric.sn);
     this.signature = layout.signature;
     this.listRowPivots(nPositive);
     // the pattern alone (the values are the factorization's)
