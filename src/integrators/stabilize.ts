@@ -11,7 +11,11 @@
  * Velocities: [0; −G u] with G re-evaluated at the final configuration removes the velocity
  * component that violates ġ = 0 there, u ← P_v(q⁺) u, by chord iterations on the last
  * factorization until |G u| ≤ 1e-13, refactored at the final configuration when an iteration
- * gains less than a factor 10.
+ * gains less than a factor 10. Before them, when the last position iteration's contraction ρ
+ * predicts more chord solves, ⌈log(|G u| / 1e-13) / log(1/ρ)⌉, than a factorization and one solve
+ * cost (StepSolver.factorCost: the factorization's multiply-adds in solves), the factored matrix
+ * gets G(q⁺) in place of its G, its metric kept, and is factored again: on chain100 that is one
+ * factorization and a solve instead of five chord solves (docs/benchmarks.md, eleventh session).
  * Metric: both projections weight by the factored matrix, M plus the curvature below, so they
  * are the mass-weighted ones of §0.5 only where the curvature is zero (measured consequences:
  * docs/constraints.md, stabilization). The model's `velocityMetric: 'mass'` makes the velocity

@@ -12,6 +12,7 @@ import { quatFromRotationVector, quatToMat3 } from '../../src/math/quat.js';
 import { eigenSymmetric3 } from '../helpers/eig3.js';
 import { Simulation } from '../../src/simulation.js';
 import { SupernodalLdlt } from '../../src/math/sparse/supernodal.js';
+import { StepSolver } from '../../src/solvers/stepSolver.js';
 import { chainOfBodies } from '../../examples/scenes.js';
 
 /** f·(R(β) r) with R(β) = exp([β]) */
@@ -82,4 +83,40 @@ describe('projection with curvature', () => {
     expect(sim.diagnostics.projectionUnconverged).toBe(0);
     expect(sim.ws.cs.maxHardViolation()).toBeLessThanOrEqual(1e-12);
   }, 60_000);
+});
+
+describe('velocity projection: chord iterations or one refactorization', () => {
+  /** factorizations and solves per step over `steps` steps after 30, and the worst end-of-step |G u| */
+  function run(steps: number, chordOnly: boolean) {
+    const sim = new Simulation(chainOfBodies(40, { integrator: 'implicit-euler', step: 1 / 240 }));
+    sim.steps(30);
+    const factor = SupernodalLdlt.prototype.factor, solve = SupernodalLdlt.prototype.solve;
+    const cost = Object.getOwnPropertyDescriptor(StepSolver.prototype, 'factorCost')!;
+    let nf = 0, ns = 0, worst = 0;
+    SupernodalLdlt.prototype.factor = function (this: SupernodalLdlt, ...a: Parameters<typeof factor>) { nf++; return factor.apply(this, a); };
+    SupernodalLdlt.prototype.solve = function (this: SupernodalLdlt, ...a: Parameters<typeof solve>) { ns++; return solve.apply(this, a); };
+    if (chordOnly) Object.defineProperty(StepSolver.prototype, 'factorCost', { get: () => Infinity, configurable: true });
+    try {
+      for (let s = 0; s < steps; s++) { sim.step(); worst = Math.max(worst, sim.ws.cs.maxHardAbs(sim.ws.cs.Gu)); }
+    } finally {
+      SupernodalLdlt.prototype.factor = factor;
+      SupernodalLdlt.prototype.solve = solve;
+      Object.defineProperty(StepSolver.prototype, 'factorCost', cost);
+    }
+    return { factorizations: nf / steps, solves: ns / steps, worst, solver: sim.ws.solver };
+  }
+
+  it('factors G(q⁺) once when the position iterations predict more chord solves than that costs, to the same tolerance', () => {
+    const refactored = run(40, false), chord = run(40, true);
+    // a factorization costs about 2.2 solves on the chains' 9 × 12 panels
+    expect(refactored.solver.factorCost).toBeGreaterThan(2);
+    expect(refactored.solver.factorCost).toBeLessThan(2.5);
+    // chord iterations alone: two factorizations and about nine solves per step
+    expect(chord.factorizations).toBeCloseTo(2, 1);
+    expect(chord.solves).toBeGreaterThan(8);
+    // with the refactorization: one more factorization, about three solves fewer
+    expect(refactored.factorizations).toBeGreaterThan(2.8);
+    expect(refactored.solves).toBeLessThan(chord.solves - 2.5);
+    for (const r of [refactored, chord]) expect(r.worst).toBeLessThanOrEqual(1e-13);
+  });
 });
