@@ -27,7 +27,7 @@ import { ComponentTable } from '../forces/componentTable.js';
 
 export class Workspace {
   readonly fs: ForceSystem;
-  /** mass matrix M(q) in the component blocks; the same matrix as Gm (M and G fill disjoint blocks) */
+  /** mass matrix M(q) in the component blocks; the same matrix as Gm (M and G fill disjoint blocks), its values in the factorization's memory (StepSolver.assemblyBuffer) */
   readonly M: BlockMatrix;
   /** the coefficients (a₀, a₁) of the last factored step matrix M − a₀D − a₁K (`stepMatrix`) */
   private readonly coef = new Float64Array(2);
@@ -50,8 +50,7 @@ export class Workspace {
   /** regularization added to hard rows after a rank deficiency (0 while none was found) */
   regularization = 0;
   private readonly M6 = new Float64Array(36);
-  private readonly compMass: Float64Array;  // (components) masses, read by the spatial-inertia helpers (no double argument)
-  private readonly comps: ComponentTable;  // every component as flat arrays (`advance`)
+  private readonly comps: ComponentTable;  // every component as flat arrays (`advance`; its masses for the spatial-inertia helpers, no double argument)
   // (component blocks) each block's component: index, offsets in q and u, 1 for a rigid body; read
   // by the per-block loops instead of the component objects (each a cache miss on long chains)
   private readonly blockIndex: Int32Array;
@@ -83,7 +82,6 @@ export class Workspace {
   constructor(readonly model: Model, opts: StepSolverOptions = {}) {
     this.cs = new ConstraintSystem(model);
     this.qMid = new Float64Array(model.nq);
-    this.compMass = Float64Array.from(model.components, (c) => c.mass);
     this.comps = new ComponentTable(model.components);
     const blocks = new ComponentTable(Array.from(model.blockComponent, (ci) => model.components[ci]!));
     this.blockIndex = blocks.index; this.blockQ = blocks.qOffset; this.blockU = blocks.uOffset; this.blockBody = blocks.body;
@@ -115,8 +113,8 @@ export class Workspace {
     const JW = kin.JW, cW = kin.cW, values = M.values, colBase = this.fs.layout.colBase;
     for (let b = 0; b < this.blockIndex.length; b++) {
       const i = this.blockIndex[b]!, s = this.slotDiag[b]!;
-      if (this.blockBody[b] === 0) { for (let k = 0; k < 3; k++) M.setEntry(s, k, k, this.compMass[i]!); continue; }
-      spatialInertiaInto(values, colBase, 6 * s, 1, this.compMass, i, cW, 3 * i, JW, 9 * i);
+      if (this.blockBody[b] === 0) { for (let k = 0; k < 3; k++) M.setEntry(s, k, k, this.comps.mass[i]!); continue; }
+      spatialInertiaInto(values, colBase, 6 * s, 1, this.comps.mass, i, cW, 3 * i, JW, 9 * i);
       if (rotational !== null) M.add3(s, 3, 3, rotational, 1, 9 * b);
     }
   }
@@ -130,19 +128,19 @@ export class Workspace {
     const JW = kin.JW;
     for (let b = 0; b < this.blockIndex.length; b++) {
       const i = this.blockIndex[b]!, s = model.blockStart[b]!;
-      if (this.blockBody[b] === 0) { for (let k = 0; k < 3; k++) out[s + k] = f[s + k]! / this.compMass[i]!; continue; }
+      if (this.blockBody[b] === 0) { for (let k = 0; k < 3; k++) out[s + k] = f[s + k]! / this.comps.mass[i]!; continue; }
       for (let k = 0; k < 3; k++) this.c3[k] = kin.cW[3 * i + k]!;
       for (let k = 0; k < 9; k++) this.J9[k] = JW[9 * i + k]!;
       if (kin.centred(i) && invert3(this.S1, this.J9)) {
         // the origin at the centre of mass: M⁻¹ = diag(I/m, J⁻¹)
-        const m = this.compMass[i]!, Ji = this.S1, f3 = f[s + 3]!, f4 = f[s + 4]!, f5 = f[s + 5]!;
+        const m = this.comps.mass[i]!, Ji = this.S1, f3 = f[s + 3]!, f4 = f[s + 4]!, f5 = f[s + 5]!;
         out[s] = f[s]! / m; out[s + 1] = f[s + 1]! / m; out[s + 2] = f[s + 2]! / m;
         out[s + 3] = Ji[0]! * f3 + Ji[1]! * f4 + Ji[2]! * f5;
         out[s + 4] = Ji[3]! * f3 + Ji[4]! * f4 + Ji[5]! * f5;
         out[s + 5] = Ji[6]! * f3 + Ji[7]! * f4 + Ji[8]! * f5;
         continue;
       }
-      spatialInertiaInverseOf(this.M6, this.compMass, i, this.c3, this.J9, this.sp);
+      spatialInertiaInverseOf(this.M6, this.comps.mass, i, this.c3, this.J9, this.sp);
       for (let r = 0; r < 6; r++) {
         let acc = 0;
         for (let j = 0; j < 6; j++) acc += this.M6[6 * r + j]! * f[s + j]!;
@@ -164,7 +162,7 @@ export class Workspace {
     const JW = kin.JW;
     for (let b = 0; b < this.blockIndex.length; b++) {
       if (this.blockBody[b] === 0) continue;
-      const i = this.blockIndex[b]!, s = model.blockStart[b]!, slot = this.slotDiag[b]!, m = this.compMass[i]!;
+      const i = this.blockIndex[b]!, s = model.blockStart[b]!, slot = this.slotDiag[b]!, m = this.comps.mass[i]!;
       for (let k = 0; k < 3; k++) this.c3[k] = kin.cW[3 * i + k]!;
       for (let k = 0; k < 9; k++) this.J9[k] = JW[9 * i + k]!;
       for (let k = 0; k < 3; k++) this.v3[k] = a[s + 3 + k]!;

@@ -119,7 +119,8 @@ export function stepEntry(P: Float64Array, D: Float64Array, a0: number, K: Float
  * between panels (a source K's rows [b, e) in the target's columns: column p receives nrK − p
  * rows of ncK products each), against the forward and backward substitutions over every panel's
  * lower trapezoid. On the ball-joint chains (9 × 12 panels) it is 2.24; measured there, a
- * factorization took 2.3–2.75 chord iterations of the projection (docs/benchmarks.md).
+ * factorization took 2.3–2.75 chord iterations of the projection (docs/benchmarks.md), so a rule
+ * that weighs one against the other by it leans slightly towards refactoring.
  */
 function factorCostInSolves(sn: SupernodalSymbolic): number {
   const { first, rowPtr, updPtr, updSource, updBegin, updEnd } = sn;
@@ -211,8 +212,10 @@ export class StepSolver {
   /**
    * (nnz of the prepared layout) the array the factorization reads in place besides the one the
    * step's combination forms S in (SupernodalLdlt.assemblyBuffer): a matrix kept there between
-   * factorizations (the workspace's M + G) is factored without a copy. After a new analysis
-   * (another pattern) it is another array, and one kept in the old one is copied as any other.
+   * factorizations (the workspace's M + G) is factored without a copy; refined solves
+   * (`solve`) read it again, so it must not change between a factorization and those. After a
+   * new analysis (another pattern) it is another array, and one kept in the old one is copied as
+   * any other.
    */
   get assemblyBuffer(): Float64Array { return this.numeric!.assemblyBuffer; }
 
@@ -342,7 +345,7 @@ export class StepSolver {
     this.pairsOf = entries;
   }
 
-  /** the values of the last factored matrix (its symmetric part), for tests; error reports form the step matrix itself (Workspace.stepMatrix) */
+  /** the values of the last `factorCombination`'s matrix (its symmetric part), for tests; error reports form the step matrix itself (Workspace.stepMatrix) */
   get factoredValues(): Float64Array { return this.sym; }
 
   private factorNumeric(layout: BlockLayout, values: Float64Array, expectedPositive: number): string | null {

@@ -293,7 +293,8 @@ export class SupernodalLdlt {
   /**
    * (nnzA) the array `factor` copies its values into (in the kernels' memory with WebAssembly):
    * a caller that assembles the values there and passes this array to `factor` saves the copy.
-   * Its contents are the last factorization's values until the caller writes them (`multiply` reads them).
+   * `multiply` reads the buffer the last factorization read (this one or `assemblyBuffer`): do
+   * not write it between a factorization and the refined solves that use it.
    */
   get valueBuffer(): Float64Array { return this.vals; }
 
@@ -310,7 +311,7 @@ export class SupernodalLdlt {
   factor(values: Float64Array): LdltResult {
     const k = this.kernel;
     if (!k) return this.factorJs(values);
-    // A's values into the kernels' memory (a copy, by begin), loaded into the panels there
+    // A's values into the kernels' memory (a copy, by begin, unless they are there already), loaded into the panels there
     const a = k.at, res = this.result;
     this.begin(values);
     k.load(this.Lx.length, this.sn.cPanel.length, a[W.Lx]!, a[this.fromAssembly ? W.assembly : W.vals]!, a[W.cPanel]!, a[W.cSrc]!);
@@ -337,8 +338,8 @@ export class SupernodalLdlt {
   }
 
   /**
-   * out ← A x for the matrix of the last factorization (its values as given to `factor`, in the
-   * input pattern): the residuals of the solves that polish this factorization's answers. The
+   * out ← A x for the matrix of the last factorization (the current contents of the buffer it
+   * read, in the input pattern): the residuals of the solves that polish this factorization's answers. The
    * operations and their order are cscMatVec's, in WebAssembly or JavaScript alike.
    */
   multiply(out: Float64Array, x: Float64Array): Float64Array {

@@ -70,6 +70,8 @@ describe('WebAssembly supernodal factorization and solve', () => {
       for (const kept of [new SupernodalLdlt(sn), new SupernodalLdlt(sn, { wasm: false })]) {
         kept.assemblyBuffer.set(csc.values.subarray(0, kept.assemblyBuffer.length));
         expect({ ...kept.factor(kept.assemblyBuffer) }).toEqual(rf);
+        // read in place: nothing was copied into the other buffer
+        expect(kept.valueBuffer.every((v) => v === 0)).toBe(true);
         expect(Array.from(kept.Lx)).toEqual(Array.from(f.Lx));
         expect(Array.from(kept.multiply(new Float64Array(n), xv))).toEqual(fx);
       }
