@@ -13,13 +13,23 @@ export class ForceSystem {
   readonly pattern: BlockPattern;
   readonly layout: BlockLayout;
   readonly kin: Kinematics;
-  readonly K: BlockMatrix;          // ∂f/∂q on the solve blocks
-  readonly D: BlockMatrix;          // ∂f/∂u on the solve blocks
+  /**
+   * ∂f/∂q and ∂f/∂u on the blocks between components only (`jacobianLayout`: the full layout
+   * less the constraint blocks, which they never fill): entry e is the full layout's value
+   * jacobianEntries[e]. On the 10 000-link chain the full arrays were 9.4 MB each, two thirds
+   * zeros, cleared, written and read by every step.
+   */
+  readonly K: BlockMatrix;
+  readonly D: BlockMatrix;
+  /** the layout of K and D (same slots as `layout`) */
+  readonly jacobianLayout: BlockLayout;
+  /** (nnz of `layout`) each value index's entry in K and D, −1 outside the blocks between components */
+  readonly jacobianIndex: Int32Array;
   readonly f: Float64Array;         // (nu) generalized forces
   /**
-   * the value indices of K and D: every block between two components (forces, the mass matrix
-   * and the geometric stiffness of constraints fill only these; mirror pairs both in), ascending.
-   * The rest of the pattern is the constraint rows.
+   * the value indices (in `layout`) of K's and D's entries, in their order: every block between
+   * two components (forces, the mass matrix and the geometric stiffness of constraints fill only
+   * these; mirror pairs both in), ascending. The rest of the pattern is the constraint rows.
    */
   readonly jacobianEntries: Int32Array;
   /** (nSolve) for each component column, the first value index in a constraint row (the end of its component rows) */
@@ -45,8 +55,11 @@ export class ForceSystem {
     });
     for (const force of model.forces) force.boundSignature = this.layout.signature;
     this.kin = new Kinematics(model);
-    this.K = new BlockMatrix(this.layout);
-    this.D = new BlockMatrix(this.layout);
+    const sub = this.pattern.sublayout(model.blockComponent.length);
+    this.jacobianLayout = sub.layout;
+    this.jacobianIndex = sub.compact;
+    this.K = new BlockMatrix(sub.layout);
+    this.D = new BlockMatrix(sub.layout);
     this.f = new Float64Array(model.nu);
     this.ctx = { model, q: model.initialQ, u: model.initialU, kin: this.kin, pm: this.pm };
     this.ctx2 = this.ctx;
@@ -81,9 +94,6 @@ export class ForceSystem {
   /** K ← ∂f/∂q, D ← ∂f/∂u at (q, u) */
   jacobians(q: Float64Array, u: Float64Array): void {
     const ctx = this.bind(q, u);
-    // whole arrays: one fill is faster than clearing the component blocks' entries only (a third
-    // of them; measured in isolation at 100, 1 000 and 10 000 links, K and D together: the fills
-    // 32, 36 and 65 ns per link, the entries 63, 87 and 91; eleventh session)
     this.K.zero();
     this.D.zero();
     const forces = this.model.forces;

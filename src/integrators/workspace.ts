@@ -50,6 +50,7 @@ export class Workspace {
   /** regularization added to hard rows after a rank deficiency (0 while none was found) */
   regularization = 0;
   private readonly M6 = new Float64Array(36);
+  private readonly jacobianEnds: Int32Array;  // (n) the end of each column of K and D (their layout's colPtr from 1)
   private readonly comps: ComponentTable;  // every component as flat arrays (`advance`; its masses for the spatial-inertia helpers, no double argument)
   // (component blocks) each block's component: index, offsets in q and u, 1 for a rigid body; read
   // by the per-block loops instead of the component objects (each a cache miss on long chains)
@@ -97,6 +98,7 @@ export class Workspace {
     this.solver = new StepSolver(opts);
     this.solver.prepare(this.fs.layout, model.nSolve);
     this.M = new BlockMatrix(this.fs.layout, this.solver.assemblyBuffer);
+    this.jacobianEnds = this.fs.jacobianLayout.colPtr.subarray(1);
     this.Gm = this.M;
     this.slotDiag = Int32Array.from({ length: model.blockSize.length }, (_, b) => this.fs.pattern.find(b, b));
     this.cs.bind(this.fs.layout);
@@ -231,7 +233,8 @@ export class Workspace {
   stepMatrix(): Float64Array {
     const P = this.M.values, D = this.fs.D.values, K = this.fs.K.values, a0 = this.coef[0]!, a1 = this.coef[1]!;
     const A = (this.stepValues ??= new Float64Array(P.length));
-    for (let k = 0; k < A.length; k++) A[k] = stepEntry(P, D, a0, K, a1, k);
+    const at = this.fs.jacobianIndex;
+    for (let k = 0; k < A.length; k++) A[k] = stepEntry(P, D, a0, K, a1, k, at[k]!);
     return A;
   }
 
@@ -440,16 +443,21 @@ export class Workspace {
   }
 
   /** out = K x or M x (KKT layout) */
-  mulK(out: Float64Array, x: Float64Array): void { this.mulBlock(out, this.fs.K.values, x); }
-  mulM(out: Float64Array, x: Float64Array): void { this.mulBlock(out, this.M.values, x); }
-  /** out ← B x for a matrix B that lives in the component blocks (M, K, D): the head of each component column */
-  private mulBlock(out: Float64Array, values: Float64Array, x: Float64Array): void {
-    const L = this.fs.layout, split = this.fs.split;
+  mulK(out: Float64Array, x: Float64Array): void {
+    const J = this.fs.jacobianLayout;
+    this.mulBlock(out, this.fs.K.values, J.colPtr, this.jacobianEnds, J.rowIdx, x);
+  }
+  mulM(out: Float64Array, x: Float64Array): void { this.mulBlock(out, this.M.values, this.fs.layout.colPtr, this.fs.split, this.fs.layout.rowIdx, x); }
+  /**
+   * out ← B x for a matrix B that lives in the component blocks (M in the full layout: the head
+   * of each component column; K and D in theirs): column j's entries start[j] … end[j] − 1
+   */
+  private mulBlock(out: Float64Array, values: Float64Array, start: Int32Array, end: Int32Array, rowIdx: Int32Array, x: Float64Array): void {
     out.fill(0);
     for (let j = 0; j < this.model.nSolve; j++) {
       const xj = x[j]!;
       if (xj === 0) continue;
-      for (let p = L.colPtr[j]!; p < split[j]!; p++) out[L.rowIdx[p]!] = out[L.rowIdx[p]!]! + values[p]! * xj;
+      for (let p = start[j]!; p < end[j]!; p++) out[rowIdx[p]!] = out[rowIdx[p]!]! + values[p]! * xj;
     }
   }
 

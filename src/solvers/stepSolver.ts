@@ -75,19 +75,20 @@ function quickselect(a: Float64Array, n: number, k: number): number {
 
 /**
  * The pass of StepSolver.factorCombination over the mirror pairs (pk[p], pt[p]) of its entries
- * (each pair once, pk ≤ pt; a diagonal entry pairs with itself), for A = P − a₀D − a₁K
+ * (each pair once, pk ≤ pt; a diagonal entry pairs with itself; ek[p], et[p] their places in D
+ * and K, which hold those entries only), for A = P − a₀D − a₁K
  * (`stepEntry`): S ← the symmetric part of A there (S holds P on entry), the skew entries A − S
  * listed in (at, val); returns their number, with max |A − Aᵀ| and max |A| over the entries in
  * out[0], out[1]. A itself is not stored (the solves use S and the skew list).
  * (A function of its own: as a part of the method, V8 ran this loop about three times slower.)
  */
 function combine(P: Float64Array, S: Float64Array, D: Float64Array, a0: number, K: Float64Array, a1: number,
-  pk: Int32Array, pt: Int32Array, at: Int32Array, val: Float64Array, out: Float64Array): number {
+  pk: Int32Array, pt: Int32Array, ek: Int32Array, et: Int32Array, at: Int32Array, val: Float64Array, out: Float64Array): number {
   const useD = a0 !== 0, useK = a1 !== 0;
   let skew = 0, scale = 0, c = 0;
   for (let p = 0; p < pk.length; p++) {
-    const k = pk[p]!, t = pt[p]!;
-    const dk = (useD ? a0 * D[k]! : 0) + (useK ? a1 * K[k]! : 0), dt = (useD ? a0 * D[t]! : 0) + (useK ? a1 * K[t]! : 0), avg = 0.5 * (dk + dt);
+    const k = pk[p]!, t = pt[p]!, i = ek[p]!, j = et[p]!;
+    const dk = (useD ? a0 * D[i]! : 0) + (useK ? a1 * K[i]! : 0), dt = (useD ? a0 * D[j]! : 0) + (useK ? a1 * K[j]! : 0), avg = 0.5 * (dk + dt);
     const pkv = P[k]!, ptv = P[t]!, ak = pkv - dk, atv = ptv - dt;
     S[k] = pkv - avg; S[t] = ptv - avg;
     const m = Math.abs(ak) > Math.abs(atv) ? Math.abs(ak) : Math.abs(atv);
@@ -106,11 +107,14 @@ function combine(P: Float64Array, S: Float64Array, D: Float64Array, a0: number, 
 }
 
 /**
- * Entry k of the step matrix A = P − a₀D − a₁K, as `combine` forms it. A zero coefficient drops
- * its matrix: Bridson-Marino (a₁ = 0) never uses K, so a non-finite K must not reach A.
+ * Entry k of the step matrix A = P − a₀D − a₁K, as `combine` forms it, for D and K holding the
+ * blocks between components only: e is k's place in them, −1 for a constraint entry (A = P
+ * there). A zero coefficient drops its matrix: Bridson-Marino (a₁ = 0) never uses K, so a
+ * non-finite K must not reach A.
  */
-export function stepEntry(P: Float64Array, D: Float64Array, a0: number, K: Float64Array, a1: number, k: number): number {
-  return P[k]! - ((a0 !== 0 ? a0 * D[k]! : 0) + (a1 !== 0 ? a1 * K[k]! : 0));
+export function stepEntry(P: Float64Array, D: Float64Array, a0: number, K: Float64Array, a1: number, k: number, e: number): number {
+  if (e < 0) return P[k]!;
+  return P[k]! - ((a0 !== 0 ? a0 * D[e]! : 0) + (a1 !== 0 ? a1 * K[e]! : 0));
 }
 
 /**
@@ -157,6 +161,8 @@ export class StepSolver {
   private pairsOf: Int32Array | null = null;          // the entries the pairs below were listed for
   private pairK: Int32Array = new Int32Array(0);      // (pairs) the mirror pairs of those entries, each once: k ≤ t
   private pairT: Int32Array = new Int32Array(0);
+  private pairKe: Int32Array = new Int32Array(0);     // (pairs) their places in the entries (in D and K)
+  private pairTe: Int32Array = new Int32Array(0);
   /** max |A − Aᵀ| of the last factored matrix (0 for a symmetric one) */
   skew = 0;
   /** max |A| of the last factored matrix (over the component blocks after factorCombination): the symmetry test's scale */
@@ -314,8 +320,8 @@ export class StepSolver {
   /**
    * `factor` for A = P − a₀D − a₁K (`stepEntry`), which need not be symmetric: P (nnz, for
    * instance M plus the constraint blocks: symmetric by construction) is read, not changed. D and
-   * K are arbitrary but nonzero only at `entries` (ascending value indices, closed under
-   * transposition: the blocks between components). Only those entries are combined, each mirror
+   * K hold the entries `entries` only (ascending value indices, closed under transposition: the
+   * blocks between components), D[e] and K[e] being the value at entries[e]; A = P elsewhere. Only those entries are combined, each mirror
    * pair once, giving the symmetric part S (formed where the factorization reads it) and the list
    * of skew entries in one pass; elsewhere S = P. The scale of the symmetry test is max |A| over
    * `entries` (they include the diagonal blocks).
@@ -327,21 +333,25 @@ export class StepSolver {
     // listed once per pattern: the caller passes the same entries array every step (a new one would list them again)
     if (this.pairsOf !== entries) this.listPairs(entries);
     S.set(P);
-    this.nSkew = combine(P, S, D, a0, K, a1, this.pairK, this.pairT, this.skewAt, this.skewVal, res);
+    this.nSkew = combine(P, S, D, a0, K, a1, this.pairK, this.pairT, this.pairKe, this.pairTe, this.skewAt, this.skewVal, res);
     this.skew = res[0]!;
     this.scale = res[1]!;
     return this.factorNumeric(layout, S, expectedPositive);
   }
 
-  /** pairK, pairT ← the mirror pairs (k, tᵀ(k)) of `entries` with k ≤ t, in the order of the entries */
+  /** pairK, pairT ← the mirror pairs (k, tᵀ(k)) of `entries` with k ≤ t, in the order of the entries; pairKe, pairTe their places in `entries` */
   private listPairs(entries: Int32Array): void {
-    const k: number[] = [], t: number[] = [];
+    const k: number[] = [], t: number[] = [], ke: number[] = [], te: number[] = [];
+    const place = new Map<number, number>();
+    for (let e = 0; e < entries.length; e++) place.set(entries[e]!, e);
     for (let e = 0; e < entries.length; e++) {
       const a = entries[e]!, b = this.tmap[a]!;
-      if (b >= a) { k.push(a); t.push(b); }
+      if (b >= a) { k.push(a); t.push(b); ke.push(e); te.push(place.get(b)!); }
     }
     this.pairK = Int32Array.from(k);
     this.pairT = Int32Array.from(t);
+    this.pairKe = Int32Array.from(ke);
+    this.pairTe = Int32Array.from(te);
     this.pairsOf = entries;
   }
 

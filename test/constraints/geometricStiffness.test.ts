@@ -88,7 +88,9 @@ function stepMatrixEntries(mdl: Model, lambda: number[], h = 0.02): number {
   ws.addGeometricStiffness(q, u);
   ws.constraints(q, u, h, 'velocity');
   ws.factor(h, h * h);
-  const K = ws.fs.K.values, D = ws.fs.D.values, P = ws.M.values, S = ws.solver.factoredValues;
+  // K and D in the full layout (they hold the blocks between components only)
+  const at = ws.fs.jacobianIndex, P = ws.M.values, S = ws.solver.factoredValues;
+  const K = Float64Array.from(at, (e) => (e < 0 ? 0 : ws.fs.K.values[e]!)), D = Float64Array.from(at, (e) => (e < 0 ? 0 : ws.fs.D.values[e]!));
   const A = Float64Array.from(P, (p, k) => p - (h * D[k]! + h * h * K[k]!)), tmap = cscTransposeMap({ ...ws.fs.layout, values: A });
   const big = A.reduce((a, v) => Math.max(a, Math.abs(v)), 0);
   let offBlock = 0;
