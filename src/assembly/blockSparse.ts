@@ -10,6 +10,20 @@
 import type { Mat3 } from '../math/mat3.js';
 import type { Csc } from '../math/sparse/csc.js';
 
+/**
+ * out ← B x (out and x of length ≥ the rows), for B given column by column over its first n
+ * columns: column j's entries start[j] … end[j] − 1 (values, rowIdx); the other columns are zero
+ * (M in the full layout, whose component columns begin with their component rows; K and D in theirs)
+ */
+export function columnsMultiply(out: Float64Array, values: Float64Array, start: Int32Array, end: Int32Array, rowIdx: Int32Array, x: Float64Array, n: number): void {
+  out.fill(0);
+  for (let j = 0; j < n; j++) {
+    const xj = x[j]!;
+    if (xj === 0) continue;
+    for (let p = start[j]!; p < end[j]!; p++) out[rowIdx[p]!] = out[rowIdx[p]!]! + values[p]! * xj;
+  }
+}
+
 export class BlockPattern {
   readonly blockSize: Int32Array;    // (nb) rows/cols of each block
   readonly blockStart: Int32Array;   // (nb + 1) first scalar index of each block

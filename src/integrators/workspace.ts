@@ -15,7 +15,7 @@ import type { Model } from '../model/model.js';
 import { NonFiniteError } from '../model/errors.js';
 import { ForceSystem } from '../assembly/forceSystem.js';
 import { ConstraintSystem } from '../assembly/constraintSystem.js';
-import { BlockMatrix } from '../assembly/blockSparse.js';
+import { BlockMatrix, columnsMultiply } from '../assembly/blockSparse.js';
 import { StiffnessScratch } from '../constraints/geometricStiffness.js';
 import type { GeometricStiffnessTerm } from '../constraints/constraint.js';
 import { DependentRows } from './redundancy.js';
@@ -445,20 +445,11 @@ export class Workspace {
   /** out = K x or M x (KKT layout) */
   mulK(out: Float64Array, x: Float64Array): void {
     const J = this.fs.jacobianLayout;
-    this.mulBlock(out, this.fs.K.values, J.colPtr, this.jacobianEnds, J.rowIdx, x);
+    columnsMultiply(out, this.fs.K.values, J.colPtr, this.jacobianEnds, J.rowIdx, x, this.model.nSolve);
   }
-  mulM(out: Float64Array, x: Float64Array): void { this.mulBlock(out, this.M.values, this.fs.layout.colPtr, this.fs.split, this.fs.layout.rowIdx, x); }
-  /**
-   * out ← B x for a matrix B that lives in the component blocks (M in the full layout: the head
-   * of each component column; K and D in theirs): column j's entries start[j] … end[j] − 1
-   */
-  private mulBlock(out: Float64Array, values: Float64Array, start: Int32Array, end: Int32Array, rowIdx: Int32Array, x: Float64Array): void {
-    out.fill(0);
-    for (let j = 0; j < this.model.nSolve; j++) {
-      const xj = x[j]!;
-      if (xj === 0) continue;
-      for (let p = start[j]!; p < end[j]!; p++) out[rowIdx[p]!] = out[rowIdx[p]!]! + values[p]! * xj;
-    }
+  mulM(out: Float64Array, x: Float64Array): void {
+    const L = this.fs.layout;
+    columnsMultiply(out, this.M.values, L.colPtr, this.fs.split, L.rowIdx, x, this.model.nSolve);
   }
 
   /** q ← q ⊕ δ for a KKT-layout displacement δ of the dynamic components (translations, world rotation vectors) */
