@@ -82,11 +82,12 @@ export class BlockPattern {
 
   /**
    * The layout of the blocks (bi, bj) with both bi, bj < nb alone, with the same slots (other
-   * slots have no columns there, colBase −1), and `compact`: for each value index of the full
-   * layout its index in this one, −1 outside those blocks. The entries keep the full layout's
-   * order (column by column), so the e-th of `entriesWithin(nb)` is entry e here.
+   * slots, and a block's columns past its size, have colBase −1), `compact`: for each value
+   * index of the full layout its index in this one, −1 outside those blocks, and `entries`
+   * (`entriesWithin(nb)`), in the full layout's order (column by column): entry e here is the
+   * full layout's entries[e].
    */
-  sublayout(nb: number): { layout: BlockLayout; compact: Int32Array } {
+  sublayout(nb: number): { layout: BlockLayout; compact: Int32Array; entries: Int32Array } {
     const L = this.build(), entries = this.entriesWithin(nb), compact = new Int32Array(L.nnz).fill(-1);
     for (let e = 0; e < entries.length; e++) compact[entries[e]!] = e;
     const colPtr = new Int32Array(this.n + 1), rowIdx = new Int32Array(entries.length);
@@ -95,8 +96,11 @@ export class BlockPattern {
       for (let p = L.colPtr[j]!; p < L.colPtr[j + 1]!; p++) if (compact[p]! >= 0) { rowIdx[compact[p]!] = L.rowIdx[p]!; h++; }
       colPtr[j + 1] = colPtr[j]! + h;
     }
-    const colBase = Int32Array.from(L.colBase, (v, i) => (this.slotI[Math.floor(i / 6)]! < nb && this.slotJ[Math.floor(i / 6)]! < nb ? compact[v]! : -1));
-    return { layout: { n: this.n, colPtr, rowIdx, colBase, nnz: entries.length, signature: `${L.signature}:${nb}` }, compact };
+    const colBase = Int32Array.from(L.colBase, (v, i) => {
+      const s = Math.floor(i / 6), bj = this.slotJ[s]!;
+      return this.slotI[s]! < nb && bj < nb && i % 6 < this.blockSize[bj]! ? compact[v]! : -1;
+    });
+    return { layout: { n: this.n, colPtr, rowIdx, colBase, nnz: entries.length, signature: `${L.signature}:${nb}` }, compact, entries };
   }
 
   /** slot of an existing block, or −1 */

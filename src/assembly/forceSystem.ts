@@ -1,6 +1,7 @@
 /**
  * The force stage of the step: evaluates f(q, u) of every force effector, and on request the
- * exact Jacobians K = ∂f/∂q and D = ∂f/∂u on the shared block-sparse pattern. Owns the
+ * exact Jacobians K = ∂f/∂q and D = ∂f/∂u on the component blocks of the shared block-sparse
+ * pattern (its sub-layout `jacobianLayout`). Owns the
  * kinematic cache and the point-map scratch. One per simulation.
  */
 import type { Model } from '../model/model.js';
@@ -45,7 +46,6 @@ export class ForceSystem {
     for (const force of model.forces) force.setup(this.pattern);
     register?.(this.pattern);
     this.layout = this.pattern.build();
-    this.jacobianEntries = this.pattern.entriesWithin(model.blockComponent.length);
     // where each component column's constraint rows start (rows are sorted, constraint rows last)
     const L = this.layout, n = model.nSolve;
     this.split = Int32Array.from({ length: n }, (_, j) => {
@@ -56,6 +56,7 @@ export class ForceSystem {
     for (const force of model.forces) force.boundSignature = this.layout.signature;
     this.kin = new Kinematics(model);
     const sub = this.pattern.sublayout(model.blockComponent.length);
+    this.jacobianEntries = sub.entries;
     this.jacobianLayout = sub.layout;
     this.jacobianIndex = sub.compact;
     this.K = new BlockMatrix(sub.layout);

@@ -2,10 +2,11 @@
  * Stage 9, stabilize: the post-step projection onto the constraint manifold (000 §0.5-0.6).
  *
  * Positions: the mass-weighted correction δq = −M⁻¹Gᵀ(GM⁻¹Gᵀ)⁻¹ g, solved as the KKT system
- * [[M, Gᵀ], [G, −R]] [δq; μ] = [0; −g] (M plus the curvature below) at the new configuration and iterated until
+ * [[M, Gᵀ], [G, −R]] [δq; μ] = [0; −g] (M plus the curvature below; G at the new configuration, M
+ * at that of the last full factorization) and iterated until
  * max |g| ≤ 1e-12 over the hard rows: chord iterations on one factorization while each reduces
  * the violation a hundredfold, Newton (G re-evaluated and refactored; after a shortened step M
- * and the curvature too, after a full one the metric of the last factorization kept) when one
+ * and the curvature too, after a full one the metric of the last full factorization kept) when one
  * does not. Every
  * step is a backtracking line search on ‖g‖₂ (α = 1, ½, … 1/64, Armijo): far from the manifold
  * (large steps, nearly singular chains) the full Newton step overshoots and the violation
@@ -23,14 +24,15 @@
  * docs/constraints.md, stabilization). The model's `velocityMetric: 'mass'` makes the velocity
  * projection P_v of §0.5 exactly, by at most one more factorization (M(q⁺) and G(q⁺), no curvature);
  * `positionMetric: 'mass'` leaves the curvature out of every factorization, so each Newton step
- * of the positions is §0.6's mass-weighted step (and long chains need more of them).
+ * of the positions is §0.6's mass-weighted step, in M at the last full factorization's
+ * configuration (and long chains need more of them).
  * Compliant rows are left alone (they are springs). Used when the model's stabilization method
  * is 'projection' (the default).
  *
  * Curvature: a full factorization takes the matrix of a Newton step of the closest-point problem
  * min ½‖δq‖²_M s.t. g(q + δq) = 0, whose Hessian is M + ∂²(μᵀg)/∂q² at its multipliers μ (the sum
  * of the iterations' μ; the first factorization of a step takes the previous step's sum as its
- * estimate; a refactorization after a full step keeps the first one's). Joints that lock all three translations add, per body, the positive semidefinite
+ * estimate; a refactorization after a full step keeps the last full factorization's). Joints that lock all three translations add, per body, the positive semidefinite
  * part of that term's rotational block, each joint's scaled to at most twice the body's rotational inertia
  * (constraints/geometricStiffness.ts, addLeverCurvature, CURVATURE_CAP: no new pattern entries,
  * and M stays positive definite). Without it, on long chains under tension
@@ -81,6 +83,8 @@ export class Projection {
   private readonly curvature: Float64Array;
   /** the last factorization had curvature terms (some joint supplies them; their values may still be zero) */
   private curvatureAdded = false;
+  /** the last factorization was a full one (`factor`: M and curvature at its configuration), not `refactorRows` */
+  private metricFresh = false;
   /** projections that stopped above the tolerance (the simulation's diagnostics): position and velocity projections, one count each */
   unconverged = 0;
   /** which projection stopped above its tolerance first (the simulation's warning names it) */
@@ -151,7 +155,8 @@ export class Projection {
         // factorization (Newton) gets one more try, a fresh one that fails ends the projection
         q.set(qs);
         cs.violation(ws.fs.bind(q, u));
-        if (fresh) break;
+        // (a fresh matrix that renewed G alone gets the full refactorization first)
+        if (fresh && this.metricFresh) break;
         this.factor(q, u);
         fresh = true;
         continue;
@@ -180,7 +185,7 @@ export class Projection {
     // metric, P_v of §0.5 exactly: a factorization of M(q⁺) and G(q⁺), no curvature
     if (cs.stabilization.velocityMetric === 'mass') {
       // a factorization made here without any curvature already is that one
-      if (!fresh || this.curvatureAdded) this.factor(q, u, false);
+      if (!fresh || this.curvatureAdded || !this.metricFresh) this.factor(q, u, false);
       fresh = true;
     } else if (it > 0 && !fresh) {
       cs.evaluate(ws.fs.bind(q, u), ws.Gm, true, null, false);
@@ -228,6 +233,7 @@ export class Projection {
     if (q) ws.cs.evaluate(ws.fs.bind(q, u), ws.Gm, true, null, false);
     ws.cs.projectionRows(ws.Gm, ws.regularization);
     ws.factor(0, 0);
+    this.metricFresh = false;
   }
 
   /** out[o …] ← the multipliers the next step starts from (checkpoints) */
@@ -242,6 +248,7 @@ export class Projection {
   private factor(q: Float64Array, u: Float64Array, curvature = this.ws.cs.stabilization.positionMetric !== 'mass'): void {
     const ws = this.ws, ctx = ws.fs.bind(q, u), rowStart = ws.model.rowStart;
     this.curvatureAdded = curvature && (this.curved.length > 0 || ws.cs.joints.curved > 0);
+    this.metricFresh = true;
     // each body's curvature, summed over its joints (adding each joint's term to M directly cost
     // twice as much on long chains), then added to its rotational block of M as the mass pass
     // writes it

@@ -342,11 +342,11 @@ export class StepSolver {
   /** pairK, pairT ← the mirror pairs (k, tᵀ(k)) of `entries` with k ≤ t, in the order of the entries; pairKe, pairTe their places in `entries` */
   private listPairs(entries: Int32Array): void {
     const k: number[] = [], t: number[] = [], ke: number[] = [], te: number[] = [];
-    const place = new Map<number, number>();
-    for (let e = 0; e < entries.length; e++) place.set(entries[e]!, e);
+    const place = new Int32Array(this.tmap.length);
+    for (let e = 0; e < entries.length; e++) place[entries[e]!] = e;
     for (let e = 0; e < entries.length; e++) {
       const a = entries[e]!, b = this.tmap[a]!;
-      if (b >= a) { k.push(a); t.push(b); ke.push(e); te.push(place.get(b)!); }
+      if (b >= a) { k.push(a); t.push(b); ke.push(e); te.push(place[b]!); }
     }
     this.pairK = Int32Array.from(k);
     this.pairT = Int32Array.from(t);
