@@ -25,7 +25,6 @@ import { Simulation } from '../src/simulation.js';
 import { DivergenceError } from '../src/model/errors.js';
 import { ModelBuilder } from '../src/model/builder.js';
 import { Workspace } from '../src/integrators/workspace.js';
-import { stepEntry } from '../src/solvers/stepSolver.js';
 import { LdltSymbolic, LdltNumeric } from '../src/math/sparse/ldlt.js';
 import { SupernodalSymbolic, SupernodalLdlt } from '../src/math/sparse/supernodal.js';
 import { cscSymmetrizeValues, cscTransposeMap } from '../src/math/sparse/csc.js';
@@ -72,7 +71,7 @@ function ldltFactor(n: number, ordering: 'amd' | 'natural', reps: number): { ord
   for (let i = 2; i < q.length; i += 3) q[i] = -0.05 * Math.sin(i);
   ws.mass(q); ws.fs.forces(q, u); ws.fs.jacobians(q, u);
   const h = 0.01, L = ws.fs.layout, A = new Float64Array(L.nnz);
-  for (let k = 0; k < A.length; k++) A[k] = stepEntry(ws.M.values, ws.fs.D.values, h, ws.fs.K.values, h * h, k, ws.fs.jacobianIndex[k]!);
+  A.set(ws.stepMatrix(h, h * h));
   const csc = { n: L.n, colPtr: L.colPtr, rowIdx: L.rowIdx, values: A };
   const S = new Float64Array(L.nnz);
   cscSymmetrizeValues(S, csc, cscTransposeMap(csc));

@@ -168,7 +168,10 @@ export class BlockMatrix {
   /** the matrix as a CSC view (shares arrays) */
   csc(): Csc { return { n: this.layout.n, colPtr: this.layout.colPtr, rowIdx: this.layout.rowIdx, values: this.values }; }
 
-  /** adds s·A (3×3, row-major, from A[o]) at rows r0.., cols c0.. of block `slot` */
+  /**
+   * adds s·A (3×3, row-major, from A[o]) at rows r0.., cols c0.. of block `slot`; callers in the
+   * step pass s = ±1 and scale A themselves (a double argument of a call V8 does not inline is boxed)
+   */
   add3(slot: number, r0: number, c0: number, A: Mat3, s: number, o = 0): void {
     const v = this.values, cb = this.layout.colBase;
     for (let c = 0; c < 3; c++) {
@@ -192,21 +195,21 @@ export class BlockMatrix {
     }
   }
 
-  /** sets A (dense rows×cols, row-major) at the top-left of block `slot` */
-  setDense(slot: number, A: Float64Array, rows: number, cols: number): void {
+  /** sets A (dense rows×cols, row-major, from A[o]) at the top-left of block `slot` */
+  setDense(slot: number, A: Float64Array, rows: number, cols: number, o = 0): void {
     const v = this.values, cb = this.layout.colBase;
     for (let c = 0; c < cols; c++) {
       const p = cb[6 * slot + c]!;
-      for (let r = 0; r < rows; r++) v[p + r] = A[r * cols + c]!;
+      for (let r = 0; r < rows; r++) v[p + r] = A[o + r * cols + c]!;
     }
   }
 
-  /** sets Aᵀ for a dense rows×cols row-major A, i.e. a cols×rows block, at the top-left of block `slot` */
-  setDenseTransposed(slot: number, A: Float64Array, rows: number, cols: number): void {
+  /** sets Aᵀ for a dense rows×cols row-major A (from A[o]), i.e. a cols×rows block, at the top-left of block `slot` */
+  setDenseTransposed(slot: number, A: Float64Array, rows: number, cols: number, o = 0): void {
     const v = this.values, cb = this.layout.colBase;
     for (let c = 0; c < rows; c++) {
       const p = cb[6 * slot + c]!;
-      for (let r = 0; r < cols; r++) v[p + r] = A[c * cols + r]!;
+      for (let r = 0; r < cols; r++) v[p + r] = A[o + c * cols + r]!;
     }
   }
 

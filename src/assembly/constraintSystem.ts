@@ -38,7 +38,6 @@ export class ConstraintSystem {
   /** the joints, evaluated as one batch over flat arrays (constraints/jointBatch.ts) */
   readonly joints: JointBatch;
   private readonly others: Int32Array;    // the other constraints (evaluated one by one), in model order
-  private readonly keptViews: Float64Array[]; // (2 · constraints) views of each side's block in Gkeep (the compliant rows' assembly)
   readonly lambdaForce: Float64Array; // (m) compliant rows applied as forces (RK4): their λ
   readonly gK: Float64Array;          // (m) g at the start of the step (midpoint evaluations)
   /** true when some row has no compliance */
@@ -110,10 +109,6 @@ export class ConstraintSystem {
     this.kept = new KeptBlocks(m, model.nu, Int32Array.from(table), keep);
     this.Gkeep = this.kept.G;
     this.Gu = this.kept.Gu;
-    this.keptViews = Array.from({ length: 2 * nc }, (_, i) => {
-      const c = model.constraints[i >> 1]!, o = this.keepAt[i]!;
-      return (i & 1) < c.components.length ? this.Gkeep.subarray(o, o + c.rows * this.sideCols[i]!) : new Float64Array(0);
-    });
     this.joints = new JointBatch(model.constraints, model.rowStart, this.keepAt);
     const batched = new Uint8Array(nc);
     for (const ci of this.joints.constraints) batched[ci] = 1;
@@ -221,17 +216,12 @@ export class ConstraintSystem {
     this.check(Gm);
     const Gk = this.Gkeep;
     // g, κ and the Jacobian blocks, kept for G u now and for a later evaluation at the same
-    // positions: the joints in one pass, the other constraints one by one (into Gk themselves
-    // where they can)
+    // positions: the joints in one pass (straight into Gk), the other constraints one by one
     this.joints.evaluate(ctx, this.g, kappa, Gk);
     for (let i = 0; i < others.length; i++) {
       const ci = others[i]!, c = cons[ci]!, r0 = rowStart[ci]!, rows = c.rows, nk = c.components.length;
       c.violation(ctx, this.g, r0);
       if (kappa) c.bias(ctx, kappa, r0);
-      if (c.jacobianInto) {
-        c.jacobianInto(ctx, Gk, this.keepAt[2 * ci]!, this.keepAt[2 * ci + 1]!);
-        continue;
-      }
       const blocks = c.jacobian(ctx);
       for (let k = 0; k < nk; k++) {
         const G = blocks[k]!, o = this.keepAt[2 * ci + k]!, len = rows * this.sideCols[2 * ci + k]!;
@@ -246,12 +236,12 @@ export class ConstraintSystem {
         if (this.allHard[ci] === 1) continue;
         const c = cons[ci]!, r0 = rowStart[ci]!, rows = c.rows, nk = c.components.length;
         for (let k = 0; k < nk; k++) {
-          const cols = this.sideCols[2 * ci + k]!, G = this.keptViews[2 * ci + k]!;
+          const cols = this.sideCols[2 * ci + k]!, o = this.keepAt[2 * ci + k]!;
           const s = this.slotCB[2 * ci + k]!;
           if (s < 0) continue;
           if (!hardOnly) {
-            Gm.setDense(s, G, rows, cols);
-            Gm.setDenseTransposed(this.slotBC[2 * ci + k]!, G, rows, cols);
+            Gm.setDense(s, Gk, rows, cols, o);
+            Gm.setDenseTransposed(this.slotBC[2 * ci + k]!, Gk, rows, cols, o);
             continue;
           }
           // hard rows only; compliant rows as forces
@@ -260,11 +250,11 @@ export class ConstraintSystem {
             const i = r0 + r;
             // compliant rows are zero in Gm
             const hard = this.hard[i] === 1;
-            for (let j = 0; j < cols; j++) { const x = hard ? G[r * cols + j]! : 0; Gm.setEntry(s, r, j, x); Gm.setEntry(sb, j, r, x); }
+            for (let j = 0; j < cols; j++) { const x = hard ? Gk[o + r * cols + j]! : 0; Gm.setEntry(s, r, j, x); Gm.setEntry(sb, j, r, x); }
             if (!hard && fc) {
               const lam = -(this.g[i]! + this.beta[i]! * this.Gu[i]!) / this.alpha[i]!;
               this.lambdaForce[i] = lam;
-              for (let j = 0; j < cols; j++) fc[bo + j] = fc[bo + j]! + G[r * cols + j]! * lam;
+              for (let j = 0; j < cols; j++) fc[bo + j] = fc[bo + j]! + Gk[o + r * cols + j]! * lam;
             }
           }
         }

@@ -33,17 +33,6 @@ export interface GeometricStiffnessTerm {
   add(ctx: ForceContext, lambda: Float64Array, o: number, K: BlockMatrix, D: BlockMatrix, t: StiffnessScratch): void;
 }
 
-/** one constraint's term of the position projection's curvature (BilateralConstraint.projectionCurvature) */
-export interface ProjectionCurvatureTerm {
-  /**
-   * a positive semidefinite approximation of ∂²(μᵀg)/∂q² at the projection's multipliers
-   * mu[o … o+m) (the positive part of each body's rotational block, capped against
-   * inertiaTrace[block]), added to curvature[9·block …] (3×3, row-major) of its bodies; the
-   * projection adds those to M
-   */
-  add(ctx: ConstraintContext, mu: Float64Array, o: number, curvature: Float64Array, inertiaTrace: Float64Array, t: StiffnessScratch): void;
-}
-
 export interface ConstraintContext {
   readonly model: Model;
   readonly q: Float64Array;     // (nq)
@@ -77,13 +66,6 @@ export interface BilateralConstraint {
    */
   jacobian(ctx: ConstraintContext): readonly Float64Array[];
   /**
-   * Optional: `jacobian` written into `out` instead of the constraint's own arrays, block k
-   * (the same m × s_k row-major numbers) from out[o0] for k = 0 and out[o1] for k = 1. The
-   * constraint stage keeps every constraint's blocks in one array this way, without a copy
-   * (joints are evaluated by the stage's JointBatch instead, constraints/jointBatch.ts).
-   */
-  jacobianInto?(ctx: ConstraintContext, out: Float64Array, o0: number, o1: number): void;
-  /**
    * Optional, the geometric stiffness of seed 003 (used when the model's `geometricStiffness` is
    * on): registers the pattern blocks the term fills and returns the term that fills them, or
    * null when the constraint has none (a joint without translational rows). Called once per
@@ -91,13 +73,6 @@ export interface BilateralConstraint {
    * that workspace (two simulations of one model keep their own).
    */
   geometricStiffness?(pattern: BlockPattern): GeometricStiffnessTerm | null;
-  /**
-   * Optional, the position projection's curvature (integrators/stabilize.ts): the term, or null
-   * when the constraint's rows have none the projection uses (joints that do not lock all three
-   * translations). The projection asks only constraints outside the stage's JointBatch, which
-   * adds its joints' terms itself (the joints' own terms are the tests' reference)
-   */
-  projectionCurvature?(): ProjectionCurvatureTerm | null;
   /** κ = Ġ u → out[o … o+m) */
   bias(ctx: ConstraintContext, out: Float64Array, o: number): void;
   /** world position of the point its wrench is reported about (./report.ts) */
@@ -109,7 +84,7 @@ export interface BilateralConstraint {
    * in a pool shared by the model's constraints, and the method that moves them there (values
    * kept). The model packs its constraints' scratch back to back in one array (the step
    * evaluates joints from its JointBatch's own copy; this scratch serves queries such as
-   * coordinates and reports, and constraints outside the batch).
+   * coordinates and reports, and the optional geometric stiffness).
    */
   readonly scratchSize?: number;
   adoptScratch?(pool: Float64Array): void;

@@ -130,7 +130,7 @@ export const CURVATURE_CAP = 2;
  * traces[blk] is that of the body's rotational block without any curvature, so the cap does not
  * depend on the order in which the joints add theirs. `out` holds each body's 3×3 (row-major) sum
  * of these terms, which the projection adds to M's rotational blocks in one pass. Only integers
- * are passed (sgn is ±1): this runs for every joint at every projection factorization.
+ * are passed (sgn is ±1): this runs for every joint at every full projection factorization.
  */
 export function addLeverCurvature(out: Float64Array, blk: number, traces: Float64Array, fsr: Float64Array, sgn: number, r0: number, t: StiffnessScratch): void {
   const fr = t.fr, trace = traces[blk]!, o = 9 * blk;

@@ -42,7 +42,7 @@
  * maps); rates stay finite. The simulation warns about the gimbal's only (Simulation.checkSingular).
  */
 import type { RigidBody, Vec3Tuple, QuatTuple } from '../model/model.js';
-import type { BilateralConstraint, ConstraintContext, GeometricStiffnessTerm, ProjectionCurvatureTerm } from './constraint.js';
+import type { BilateralConstraint, ConstraintContext, GeometricStiffnessTerm } from './constraint.js';
 import { ModelError, unitQuaternion } from '../model/errors.js';
 import { quatToMat3, quatMul, quatConj } from '../math/quat.js';
 import { mulAtB3 } from '../math/mat3.js';
@@ -115,26 +115,14 @@ class TranslationalStiffness implements GeometricStiffnessTerm {
 }
 
 /**
- * A joint's term of the projection's curvature (three translational rows): curvature[9b …] += the
- * positive part of those rows' curvature at the projection's multipliers, for the blocks b of both
- * bodies (−1 for the world; geometricStiffness.ts, addLeverCurvature). The three rows'
- * multipliers are the world force f, and μᵀg = f·(x_D − x_C) has no A-B coupling. Side A's lever
- * is s = r_C + d, not r_C: the rows measure d along C's axes, which turn with A (G_A = [−c_kᵀ,
- * (c_k × s)ᵀ], jointRows.ts); on the manifold (d = 0) the two agree.
- */
-class LeverCurvature implements ProjectionCurvatureTerm {
-  constructor(private readonly k: JointKinematics, private readonly linear: Int32Array, private readonly bA: number, private readonly bB: number) {}
-
-  add(ctx: ConstraintContext, mu: Float64Array, o: number, curvature: Float64Array, inertiaTrace: Float64Array, t: StiffnessScratch): void {
-    this.k.positions(ctx);
-    jointLeverCurvature(this.k.b, 0, this.linear, 0, mu, o, this.bA, this.bB, curvature, inertiaTrace, t);
-  }
-}
-
-/**
- * The kernel of LeverCurvature (and of JointBatch.addCurvature): the three translational rows
- * (axes codes[co …]) of the joint whose kinematics are at b[o …] (after framePositions), at the
- * multipliers mu[lo …], added for the blocks bA and bB (−1: none)
+ * A joint's term of the position projection's curvature (integrators/stabilize.ts; summed over
+ * the joints by JointBatch.addCurvature): the positive part of its three translational rows'
+ * curvature (axes codes[co …]; the joint's kinematics at b[o …], after framePositions) at the
+ * multipliers mu[lo …], added to curvature[9·block …] for the blocks bA and bB (−1: none;
+ * geometricStiffness.ts, addLeverCurvature). The three rows' multipliers are the world force f,
+ * and μᵀg = f·(x_D − x_C) has no A-B coupling. Side A's lever is s = r_C + d, not r_C: the rows
+ * measure d along C's axes, which turn with A (G_A = [−c_kᵀ, (c_k × s)ᵀ], jointRows.ts); on the
+ * manifold (d = 0) the two agree.
  */
 export function jointLeverCurvature(b: Float64Array, o: number, codes: Int32Array, co: number, mu: Float64Array, lo: number,
   bA: number, bB: number, curvature: Float64Array, inertiaTrace: Float64Array, t: StiffnessScratch): void {
@@ -318,12 +306,6 @@ export class Joint implements BilateralConstraint {
     const bA = this.bodyA ? this.bodyA.block : -1, bB = this.bodyB ? this.bodyB.block : -1;
     const couple = (i: number, j: number): number => (i >= 0 && j >= 0 ? pattern.couple(i, j) : -1);
     return new TranslationalStiffness(this.k, this.layout.linear, Int32Array.of(couple(bA, bA), couple(bA, bB), couple(bB, bA), couple(bB, bB)));
-  }
-
-  /** the projection's curvature, for joints that lock all three translations (their multipliers are then the world force) */
-  projectionCurvature(): ProjectionCurvatureTerm | null {
-    if (this.layout.linear.length !== 3) return null;
-    return new LeverCurvature(this.k, this.layout.linear, this.bodyA ? this.bodyA.block : -1, this.bodyB ? this.bodyB.block : -1);
   }
 
   /** its frames' kinematics (JointBatch copies the frames and integers from it) */

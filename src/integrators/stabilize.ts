@@ -46,7 +46,6 @@
 import type { Workspace } from './workspace.js';
 import { flushTiny, TINY } from '../math/dense.js';
 import { StiffnessScratch } from '../constraints/geometricStiffness.js';
-import type { ProjectionCurvatureTerm } from '../constraints/constraint.js';
 
 /** target violation of the hard rows after projection (m or rad) */
 export const PROJECTION_TOL = 1e-12;
@@ -68,10 +67,6 @@ export class Projection {
   private mu: Float64Array;              // (m) this step's multipliers, summed over its iterations
   private muPrev: Float64Array;          // (m) the previous step's
   private curvatureMu: Float64Array;     // the one the curvature of the next factorization uses
-  /** the constraints outside the joint batch that supply a curvature term (the batch adds its joints') */
-  private readonly curved: number[] = [];
-  /** their terms */
-  private readonly curvedTerms: ProjectionCurvatureTerm[] = [];
   private readonly scratch = new StiffnessScratch();
   /**
    * (component blocks) the trace of each body's rotational block of M without the curvature, its
@@ -97,11 +92,6 @@ export class Projection {
     this.mu = new Float64Array(ws.model.nRows);
     this.muPrev = new Float64Array(ws.model.nRows);
     this.curvatureMu = this.muPrev;
-    const batched = new Set(ws.cs.joints.constraints);
-    ws.model.constraints.forEach((c, ci) => {
-      const term = batched.has(ci) ? null : c.projectionCurvature?.() ?? null;
-      if (term) { this.curved.push(ci); this.curvedTerms.push(term); }
-    });
     const comps = ws.model.blockComponent;
     this.inertiaTrace = Float64Array.from(comps, (ci) => {
       const c = ws.model.components[ci]!;
@@ -246,8 +236,9 @@ export class Projection {
    * projection); M alone without `curvature` (by default, with the 'mass' position metric)
    */
   private factor(q: Float64Array, u: Float64Array, curvature = this.ws.cs.stabilization.positionMetric !== 'mass'): void {
-    const ws = this.ws, ctx = ws.fs.bind(q, u), rowStart = ws.model.rowStart;
-    this.curvatureAdded = curvature && (this.curved.length > 0 || ws.cs.joints.curved > 0);
+    const ws = this.ws, ctx = ws.fs.bind(q, u);
+    // the curvature terms are the joints' that lock all three translations (JointBatch.addCurvature)
+    this.curvatureAdded = curvature && ws.cs.joints.curved > 0;
     this.metricFresh = true;
     // each body's curvature, summed over its joints (adding each joint's term to M directly cost
     // twice as much on long chains), then added to its rotational block of M as the mass pass
@@ -256,9 +247,6 @@ export class Projection {
       const C = this.curvature;
       C.fill(0);
       ws.cs.joints.addCurvature(ctx, this.curvatureMu, C, this.inertiaTrace, this.scratch);
-      for (let k = 0; k < this.curved.length; k++) {
-        this.curvedTerms[k]!.add(ctx, this.curvatureMu, rowStart[this.curved[k]!]!, C, this.inertiaTrace, this.scratch);
-      }
     }
     ws.mass(q, this.curvatureAdded ? this.curvature : null);
     ws.cs.evaluate(ctx, ws.Gm, true, null, false);

@@ -227,11 +227,11 @@ export class Workspace {
   }
 
   /**
-   * (nnz) the values of the last factored step matrix A = M − a₀D − a₁K, formed on request (for
-   * tests and diagnostics: the solves never need A itself)
+   * (nnz) the step matrix A = M − a₀D − a₁K (default: the last factored coefficients), formed on
+   * request for tests, diagnostics and benchmarks (the solves never need A itself)
    */
-  stepMatrix(): Float64Array {
-    const P = this.M.values, D = this.fs.D.values, K = this.fs.K.values, a0 = this.coef[0]!, a1 = this.coef[1]!;
+  stepMatrix(a0 = this.coef[0]!, a1 = this.coef[1]!): Float64Array {
+    const P = this.M.values, D = this.fs.D.values, K = this.fs.K.values;
     const A = (this.stepValues ??= new Float64Array(P.length));
     const at = this.fs.jacobianIndex;
     for (let k = 0; k < A.length; k++) A[k] = stepEntry(P, D, a0, K, a1, k, at[k]!);

@@ -156,8 +156,8 @@ export class Model {
     this.initialU = args.u0;
     const cons = args.constraints ?? [];
     this.constraints = cons;
-    // the constraints' scratch back to back in one array, in model order (queries and constraints
-    // outside the step's joint batch read it)
+    // the constraints' scratch back to back in one array, in model order (queries, reports and the
+    // optional geometric stiffness read it; the step evaluates joints from its JointBatch's copy)
     let scratch = 0;
     for (const c of cons) scratch += c.adoptScratch ? c.scratchSize ?? 0 : 0;
     if (scratch > 0) {

@@ -179,7 +179,7 @@ export class StepSolver {
   private readonly refineResult: RefineResult = { iterations: 0, residual: 0, converged: false };
   readonly report: SolveReport = { iterations: 0, residual: 0, converged: true, inertia: null };
   /**
-   * A x = S x + N x: S from the factorization's copy of its values (WebAssembly where the solves
+   * A x = S x + N x: S from the buffer the factorization read (WebAssembly where the solves
    * are), then the skew entries. A symmetric A has no skew entries.
    */
   private readonly apply = (out: Float64Array, x: Float64Array): void => {

@@ -9,7 +9,7 @@
 import { describe, it, expect } from 'vitest';
 import { ModelBuilder } from '../../src/model/builder.js';
 import type { RigidBody } from '../../src/model/model.js';
-import { Joint, JOINT_PRESETS, type JointType } from '../../src/constraints/joint.js';
+import { Joint, JOINT_PRESETS, jointLeverCurvature, type JointType } from '../../src/constraints/joint.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
 import { StiffnessScratch } from '../../src/constraints/geometricStiffness.js';
 import { JointBatch } from '../../src/constraints/jointBatch.js';
@@ -100,9 +100,13 @@ describe('joint batch', () => {
       curvatureFirst.addCurvature(ctx, mu, C3, traces, t);
       expect(Array.from(C3)).toEqual(Array.from(C1));
       let terms = 0;
+      // each joint's own term over its own kinematics (the joints that lock all three translations)
       model.constraints.forEach((c, ci) => {
-        const term = c.projectionCurvature?.() ?? null;
-        if (term) { term.add(c2, mu, model.rowStart[ci]!, C2, traces, t); terms++; }
+        if (!(c instanceof Joint) || c.layout.linear.length !== 3) return;
+        const k = c.kinematics;
+        k.positions(c2);
+        jointLeverCurvature(k.b, 0, c.layout.codes, 0, mu, model.rowStart[ci]!, c.bodyA ? c.bodyA.block : -1, c.bodyB ? c.bodyB.block : -1, C2, traces, t);
+        terms++;
       });
       expect(terms).toBe(batch.curved);
       expect(C1.some((x) => x !== 0)).toBe(true);
