@@ -7,7 +7,7 @@
  * docs/constraints.md (robustness) and docs/integrators.md (fast spin); re-run it after changes
  * to the integrators or the constraint rows.
  */
-import { ModelBuilder } from '../src/model/builder.js';
+import { ModelAssembler } from '../src/model/assembler.js';
 import { Simulation } from '../src/simulation.js';
 import type { JointType } from '../src/constraints/joint.js';
 import { chainOfBodies } from '../examples/scenes.js';
@@ -45,7 +45,7 @@ function rods(type: JointType, integrator: IntegratorName, method: Stabilization
 
 /** 30 particles of 10 g on distance constraints 5 cm apart, the first pinned; every third row soft (500 N/m, ζ = 0.2) if asked */
 function rope(soft: boolean, integrator: IntegratorName, method: Stabilization['method'], h: number): Simulation {
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.settings.integrator = integrator;
   b.settings.step = h;
   b.settings.stabilization = { method };

@@ -23,7 +23,7 @@ import { performance } from 'node:perf_hooks';
 import { clothModel, chainOfBodies } from '../examples/scenes.js';
 import { Simulation } from '../src/simulation.js';
 import { DivergenceError } from '../src/model/errors.js';
-import { ModelBuilder } from '../src/model/builder.js';
+import { ModelAssembler } from '../src/model/assembler.js';
 import { Workspace } from '../src/integrators/workspace.js';
 import { LdltSymbolic, LdltNumeric } from '../src/math/sparse/ldlt.js';
 import { SupernodalSymbolic, SupernodalLdlt } from '../src/math/sparse/supernodal.js';
@@ -35,7 +35,7 @@ import { writeTextFileAtomic } from '../cli/nodeIo.js';
 
 /** two spinning boxes with offset centres of mass coupled by a frame spring, under gravity (like the frame-spring-pair example, not the same) */
 function spinningPair() {
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.settings.gravity = [0, 0, -9.81];
   b.addBody({ name: 'A', mass: 1, inertia: [0.002, 0.004, 0.005, 0, 0, 0], com: [0.01, 0, 0], position: [-0.1, 0, 0], angularVelocity: [0.5, 1, 3] });
   b.addBody({ name: 'B', mass: 1, inertia: [0.002, 0.004, 0.005, 0, 0, 0], position: [0.1, 0, 0] });

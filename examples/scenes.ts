@@ -1,7 +1,7 @@
 /**
  * Programmatic scene builders shared by the tests and the benchmarks.
  */
-import { ModelBuilder } from '../src/model/builder.js';
+import { ModelAssembler } from '../src/model/assembler.js';
 import { AxialSpring } from '../src/forces/pathSpring.js';
 import { LinearMaterial } from '../src/forces/materials.js';
 import type { Model, RigidBody, Stabilization, QuatTuple } from '../src/model/model.js';
@@ -31,7 +31,7 @@ export interface ClothOptions {
 export function clothModel(o: ClothOptions): Model {
   const n = o.n, size = o.size ?? 1, dx = size / (n - 1), m = (o.mass ?? 1) / (n * n);
   const k = o.stiffness ?? 5000, d = o.damping ?? 0;
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.settings.integrator = o.integrator ?? 'implicit-euler';
   b.settings.step = o.step ?? 0.01;
   const name = (i: number, j: number) => `p${i}_${j}`;
@@ -75,7 +75,7 @@ export interface ChainOptions {
  * the tests and the robustness sweep use (other joint types, tilted frames, soft joints).
  */
 export function chainOfBodies(n: number, o: ChainOptions = {}): Model {
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.settings.geometricStiffness = o.geometricStiffness ?? false;
   b.settings.integrator = o.integrator ?? 'implicit-euler';
   b.settings.step = o.step ?? 1 / 240;

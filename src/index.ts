@@ -2,7 +2,7 @@
  * The public API of vinculum: build a model (programmatically or from a JSON model file), then
  * step a Simulation. Browser-safe: nothing here touches the file system.
  */
-export { ModelBuilder, type ParticleSpec, type BodySpec, type MarkerSpec } from './model/builder.js';
+export { ModelAssembler, type ParticleSpec, type BodySpec, type MarkerSpec } from './model/assembler.js';
 export { Model, DEFAULT_SETTINGS, type ModelSettings, type Component, type Particle, type RigidBody, type Marker, type Vec3Tuple, type QuatTuple } from './model/model.js';
 export { State, type Checkpoint } from './model/state.js';
 export { ModelError, DivergenceError } from './model/errors.js';

@@ -3,7 +3,7 @@
  * DivergenceError naming the step and the component, and the simulation keeps the last good state.
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../src/model/builder.js';
+import { ModelAssembler } from '../src/model/assembler.js';
 import { Simulation, FAST_TURN } from '../src/simulation.js';
 import { chainOfBodies } from '../examples/scenes.js';
 import { AxialSpring } from '../src/forces/pathSpring.js';
@@ -24,7 +24,7 @@ class BrokenMaterial implements AxialMaterial {
 }
 
 function model(material: AxialMaterial) {
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.addParticle({ name: 'anchor', mass: 1, position: [0, 0, 0], dynamic: false });
   b.addParticle({ name: 'bob', mass: 1, position: [0.5, 0, 0] });
   b.addForce(new AxialSpring('s', b.point('anchor'), b.point('bob'), material, 0.5));
@@ -91,7 +91,7 @@ function universalChain(integrator: 'trapezoidal' | 'implicit-euler', h: number)
 
 describe('the fastest turn of a body in one step (h|ω|)', () => {
   it('is h|ω| of the fastest body over the end-of-step states, with its name and step', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.settings.gravity = [0, 0, 0];
     b.addBody({ name: 'slow', mass: 1, inertia: [0.01, 0.02, 0.03, 0, 0, 0], position: [0, 0, 0], angularVelocity: [0, 0, 2] });
     // a torque-free spin about a principal axis keeps |ω| = 50 rad/s
@@ -147,7 +147,7 @@ describe('the fastest turn of a body in one step (h|ω|)', () => {
   it('implicit and symplectic Euler do not warn past FAST_TURN; the trapezoidal rule, Bridson-Marino and RK4 warn once', () => {
     // a free body spinning about a principal axis at 200 rad/s, h = 0.01 s: 2 rad per step
     const spinner = () => {
-      const b = new ModelBuilder();
+      const b = new ModelAssembler();
       b.settings.gravity = [0, 0, 0];
       b.addBody({ name: 'top', mass: 1, inertia: [0.01, 0.02, 0.03, 0, 0, 0], position: [0, 0, 0], angularVelocity: [0, 0, 200] });
       return b.build();
@@ -166,7 +166,7 @@ describe('the fastest turn of a body in one step (h|ω|)', () => {
 describe('damping on hard rows, in a model built in code', () => {
   // model files reject it at load (test/io/joints.test.ts); code-built models get a warning
   const hinge = (method: 'projection' | 'baumgarte' | 'spook', spec: { compliance?: number[]; damping?: number }, integrator: 'implicit-euler' | 'rk4' = 'implicit-euler') => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.settings.stabilization = { method };
     b.addBody({ name: 'B', mass: 1, inertia: [0.01, 0.01, 0.01, 0, 0, 0], position: [0.3, 0, 0] });
     const q0 = b.initialQ();

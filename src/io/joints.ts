@@ -6,7 +6,7 @@
  * are ModelErrors naming the JSON path (`joints[2] (hinge "knee").axis`); the loader prefixes
  * the source.
  */
-import type { ModelBuilder } from '../model/builder.js';
+import type { ModelAssembler } from '../model/assembler.js';
 import { DEFAULT_SETTINGS, type ModelSettings, type Stabilization, type Vec3Tuple, type QuatTuple } from '../model/model.js';
 import type { PointRef } from '../model/points.js';
 import { POINT_WORLD } from '../model/points.js';
@@ -19,14 +19,14 @@ import type { BilateralConstraint } from '../constraints/constraint.js';
 import type { JointJson, PointRefJson, StabilizationJson } from './schema.js';
 
 /** a point reference of the file: a particle or marker name, or a fixed world point */
-export function pointRef(b: ModelBuilder, r: PointRefJson, at: string): PointRef {
+export function pointRef(b: ModelAssembler, r: PointRefJson, at: string): PointRef {
   if (typeof r === 'string') return b.point(r, at);
   const p: Vec3Tuple = [r[1][0], r[1][1], r[1][2]];
   return b.worldPoint(p);
 }
 
 /** adds every joint of the file; `label(i)` names joint i in messages (`joints[0] (hinge "h")`) */
-export function addJoints(b: ModelBuilder, joints: readonly JointJson[], label: (i: number) => string): void {
+export function addJoints(b: ModelAssembler, joints: readonly JointJson[], label: (i: number) => string): void {
   const q0 = b.initialQ();
   const names = new Set<string>();
   joints.forEach((j, i) => {
@@ -86,7 +86,7 @@ function atPath<T>(prefix: string, at: string, make: () => T, base = ''): T {
   }
 }
 
-function frameJoint(b: ModelBuilder, j: Exclude<JointJson, { type: 'distance' }>, name: string, at: string, q0: Float64Array): BilateralConstraint {
+function frameJoint(b: ModelAssembler, j: Exclude<JointJson, { type: 'distance' }>, name: string, at: string, q0: Float64Array): BilateralConstraint {
   const [A, B] = b.sides(j.bodyA, j.bodyB, at, 'joints attach to bodies or "world" (use a distance joint for particles)');
   if (!(A?.dynamic ?? false) && !(B?.dynamic ?? false)) throw new ModelError(at, 'joins no dynamic body (both sides are fixed)');
   // per-row parameters: one value or one per row
@@ -124,7 +124,7 @@ function frameJoint(b: ModelBuilder, j: Exclude<JointJson, { type: 'distance' }>
   return atPath(prefix, at, () => Joint.atWorldFrame(name, A, B, q0, p, o, spec));
 }
 
-function distanceJoint(b: ModelBuilder, j: Extract<JointJson, { type: 'distance' }>, name: string, at: string, q0: Float64Array): BilateralConstraint {
+function distanceJoint(b: ModelAssembler, j: Extract<JointJson, { type: 'distance' }>, name: string, at: string, q0: Float64Array): BilateralConstraint {
   const [r1, r2] = j.points;
   const p1 = pointRef(b, r1, `${at}.points[0]`), p2 = pointRef(b, r2, `${at}.points[1]`);
   if (typeof r1 === 'string' && r1 === r2) throw new ModelError(`${at}.points[1]`, 'same point as points[0]');

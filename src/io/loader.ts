@@ -1,6 +1,6 @@
 /**
  * The JSON model loader: parse, check the version, validate against the zod schema
- * (src/io/schema.ts), then build the model with ModelBuilder. No file access here (the core runs
+ * (src/io/schema.ts), then build the model with ModelAssembler. No file access here (the core runs
  * in browsers too): callers pass the text. Every failure is a `ModelError` whose message is one
  * line naming the JSON path (`bodies[2].inertia`) or the force or joint (`forces[0] (axial-spring
  * "s1").points[1]`, `joints[1] (hinge "knee").axis`) and what is wrong; with a `source`, the
@@ -9,7 +9,7 @@
 import type * as z from 'zod';
 import { ModelFileSchema, MODEL_FORMAT_VERSION, FORCE_TYPES, JOINT_KINDS, type ModelFile, type PointRefJson, type MaterialJson, type BodyJson, type ForceJson } from './schema.js';
 import { addJoints, pointRef, stabilization } from './joints.js';
-import { ModelBuilder, type BodySpec } from '../model/builder.js';
+import { ModelAssembler, type BodySpec } from '../model/assembler.js';
 import type { Model } from '../model/model.js';
 import { ModelError, unitQuaternion } from '../model/errors.js';
 import { pointAt } from '../model/points.js';
@@ -68,7 +68,7 @@ export function loadModelFile(text: string, source?: string): LoadedModel {
 // building
 
 function build(file: ModelFile, raw: Record<string, unknown>): Model {
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.settings.gravity = [...file.gravity];
   b.settings.integrator = file.integrator;
   b.settings.step = file.step;
@@ -133,7 +133,7 @@ function material(m: MaterialJson, stiffness: number, damping: number): AxialMat
   return new ExponentialLigament(stiffness, damping, ligament.toeStrain, ligament.toeShape);
 }
 
-function pathSpring(b: ModelBuilder, q0: Float64Array, f: Extract<ForceJson, { type: 'axial-spring' | 'multipoint-spring' }>,
+function pathSpring(b: ModelAssembler, q0: Float64Array, f: Extract<ForceJson, { type: 'axial-spring' | 'multipoint-spring' }>,
   name: string, at: string): PathSpring {
   const refs: readonly PointRefJson[] = f.points;
   const points = refs.map((r, j) => pointRef(b, r, `${at}.points[${j}]`));
@@ -169,7 +169,7 @@ function pathSpring(b: ModelBuilder, q0: Float64Array, f: Extract<ForceJson, { t
   return f.type === 'axial-spring' ? new AxialSpring(name, points[0]!, points[1]!, mat, rest) : new PathSpring(name, points, mat, rest, active);
 }
 
-function frameSpring(b: ModelBuilder, f: Extract<ForceJson, { type: 'frame-spring' }>, name: string, at: string, q0: Float64Array): FrameSpring {
+function frameSpring(b: ModelAssembler, f: Extract<ForceJson, { type: 'frame-spring' }>, name: string, at: string, q0: Float64Array): FrameSpring {
   const [A, B] = b.sides(f.bodyA, f.bodyB, at, 'frame springs attach to bodies or "world"');
   const o = f.frame.orientation;
   unitQuaternion(`${at}.frame.orientation`, o);

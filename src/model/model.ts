@@ -1,6 +1,6 @@
 /**
  * The immutable model: components (particles, rigid bodies, markers), force effectors and
- * settings, plus the layout of the flat state vectors. Built once by `ModelBuilder.build()`;
+ * settings, plus the layout of the flat state vectors. Built once by `ModelAssembler.build()`;
  * the mutable state lives in `State` and the scratch in the simulation's workspace.
  *
  * State layout (see docs/ARCHITECTURE.md):
@@ -141,7 +141,7 @@ export class Model {
   readonly initialQ: Float64Array;
   readonly initialU: Float64Array;
 
-  /** @internal use ModelBuilder */
+  /** @internal use ModelAssembler */
   constructor(args: {
     components: Component[]; markers: Marker[]; forces: ForceEffector[]; settings: ModelSettings;
     nq: number; nu: number; q0: Float64Array; u0: Float64Array; constraints?: BilateralConstraint[];

@@ -5,13 +5,13 @@
  * constraints' own Jacobian blocks, with a non-dynamic side and a mixed hard/compliant joint.
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import { Joint } from '../../src/constraints/joint.js';
 import type { RigidBody } from '../../src/model/model.js';
 import { Workspace } from '../../src/integrators/workspace.js';
 
 function model() {
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.addBody({ name: 'A', mass: 1, inertia: [0.1, 0.2, 0.3, 0, 0, 0], position: [0, 0, 0], angularVelocity: [0.3, -0.2, 0.5] });
   b.addBody({ name: 'B', mass: 2, inertia: [0.2, 0.2, 0.3, 0, 0, 0], position: [1, 0, 0], orientation: [0.9, 0.1, 0.3, 0.2], velocity: [0, 1, 0] });
   b.addBody({ name: 'F', mass: 1, inertia: [0.1, 0.1, 0.1, 0, 0, 0], position: [0, 1, 0], dynamic: false });

@@ -4,7 +4,7 @@
  * β giving the spring damping α⁻¹β; as α → 0 it becomes the hard constraint.
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import { Simulation } from '../../src/simulation.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
 import { Joint } from '../../src/constraints/joint.js';
@@ -15,7 +15,7 @@ import type { IntegratorName } from '../../src/integrators/names.js';
 import { period } from '../helpers/sim.js';
 
 function oscillator(integrator: IntegratorName, h: number, alpha: number, beta = 0) {
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.settings.gravity = [0, 0, 0];
   b.addParticle({ name: 'p', mass: 0.5, position: [1.01, 0, 0] });
   b.addConstraint(new DistanceConstraint('c', b.worldPoint([0, 0, 0]), b.point('p'), b.initialQ(), { length: 1, compliance: alpha, damping: beta }));
@@ -38,7 +38,7 @@ describe('compliant distance constraint', () => {
   it('its row is 000 (0.9): R = γα/h², target −γg/h with γ = (1/2 + β/h)⁻¹; the trapezoidal rule\'s γ₂ = (1/4 + β/(2h))⁻¹', () => {
     const alpha = 1 / k, beta = 3e-3, h = 0.01;
     // stretched by 1 cm, moving outward at 0.2 m/s
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.addParticle({ name: 'p', mass: 0.5, position: [1.01, 0, 0], velocity: [0.2, 0, 0] });
     b.addConstraint(new DistanceConstraint('c', b.worldPoint([0, 0, 0]), b.point('p'), b.initialQ(), { length: 1, compliance: alpha, damping: beta }));
     const model = b.build(), q = model.initialQ, u = model.initialU;
@@ -71,7 +71,7 @@ describe('compliant distance constraint', () => {
 
   it('under load the stretch is α·m·g, so α → 0 is the hard constraint', () => {
     for (const alpha of [1e-4, 1e-6, 1e-9, 1e-12]) {
-      const b = new ModelBuilder();
+      const b = new ModelAssembler();
       b.addParticle({ name: 'p', mass: 2, position: [0, 0, -1] });
       b.addConstraint(new DistanceConstraint('c', b.worldPoint([0, 0, 0]), b.point('p'), b.initialQ(), { length: 1, compliance: alpha, damping: 0.02 }));
       const sim = new Simulation(b.build(), { integrator: 'implicit-euler', step: 1e-3 });
@@ -84,7 +84,7 @@ describe('compliant distance constraint', () => {
 
   it('given as a stiffness and a damping ratio: frequency √(k/m) and the logarithmic decrement of ζ', () => {
     const k = 400, m = 0.5, zeta = 0.1;
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.settings.gravity = [0, 0, 0];
     b.addParticle({ name: 'p', mass: m, position: [1.01, 0, 0] });
     b.addConstraint(new DistanceConstraint('c', b.worldPoint([0, 0, 0]), b.point('p'), b.initialQ(), { length: 1, stiffness: k, dampingRatio: zeta }));
@@ -102,7 +102,7 @@ describe('compliant distance constraint', () => {
   // regression (review): the conversion ran in each Simulation's constraint stage and wrote into
   // the model, which read compliance 0 until a simulation was made ("immutable after build")
   it('a stiffness is turned into compliance and damping when the model is built, not by a simulation', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.addParticle({ name: 'p', mass: 0.5, position: [1, 0, 0] });
     b.addConstraint(new DistanceConstraint('c', b.worldPoint([0, 0, 0]), b.point('p'), b.initialQ(), { length: 1, stiffness: 400, dampingRatio: 0.1 }));
     const model = b.build(), c = model.constraints[0]!;
@@ -116,7 +116,7 @@ describe('compliant distance constraint', () => {
 
   it('a joint given as a stiffness: a soft hinge bends under load by the torque over its stiffness', () => {
     // a massless-looking arm on a weld whose rotational rows have stiffness 50 N·m/rad
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.addBody({ name: 'arm', mass: 1, inertia: [1e-3, 1e-3, 1e-3, 0, 0, 0], position: [0.2, 0, 0] });
     const arm = b.componentAt(0) as RigidBody;
     b.addConstraint(Joint.atWorldFrame('weld', null, arm, b.initialQ(), [0, 0, 0], [1, 0, 0, 0], { type: 'weld', stiffness: [1e9, 1e9, 1e9, 50, 50, 50], dampingRatio: 1 }));
@@ -133,7 +133,7 @@ describe('compliant distance constraint', () => {
   for (const integrator of ['trapezoidal', 'bridson-marino', 'rk4'] as const) {
     it(`an undamped compliant row keeps its energy like the equivalent spring (${integrator})`, () => {
       const energy = (spring: boolean, h: number) => {
-        const b = new ModelBuilder();
+        const b = new ModelAssembler();
         b.settings.gravity = [0, 0, 0];
         b.addParticle({ name: 'p', mass: 0.5, position: [1.01, 0, 0] });
         if (spring) b.addForce(new AxialSpring('s', b.worldPoint([0, 0, 0]), b.point('p'), new LinearMaterial(400), 1));
@@ -148,7 +148,7 @@ describe('compliant distance constraint', () => {
   }
 
   it('RK4 reports the force of compliant rows: a mass hanging on a compliant rod, |λ| = m g', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.addParticle({ name: 'p', mass: 2, position: [0, 0, -1] });
     b.addConstraint(new DistanceConstraint('c', b.worldPoint([0, 0, 0]), b.point('p'), b.initialQ(), { length: 1, compliance: 1e-6, damping: 0.01 }));
     const sim = new Simulation(b.build(), { integrator: 'rk4', step: 1e-4 });

@@ -7,7 +7,7 @@
  * plus g = 0 at set-up, a given length, finite rows when the points meet, and validation.
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import type { Model } from '../../src/model/model.js';
 import type { PointRef } from '../../src/model/points.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
@@ -25,7 +25,7 @@ type End = 'particle' | 'marker' | 'world' | 'static-particle' | 'static-marker'
 /** two components (particles or bodies with markers) at random places, and a distance constraint between two points */
 function scene(seed: number, e1: End, e2: End) {
   const r = rng(seed);
-  const builder = new ModelBuilder();
+  const builder = new ModelAssembler();
   builder.settings.gravity = [0, 0, 0];
   const point = (e: End, k: number): PointRef => {
     const dynamic = !e.startsWith('static');
@@ -114,7 +114,7 @@ describe('distance constraint against central finite differences', () => {
   });
 
   it('κ of two particles is |ṙ_⊥|²/|r| (the centripetal term of a pendulum)', () => {
-    const builder = new ModelBuilder();
+    const builder = new ModelAssembler();
     builder.addParticle({ name: 'a', mass: 1, position: [0, 0, 0], dynamic: false });
     builder.addParticle({ name: 'b', mass: 1, position: [2, 0, 0], velocity: [0.5, 3, 0] });
     const model = builder.build();
@@ -127,7 +127,7 @@ describe('distance constraint against central finite differences', () => {
 });
 
 describe('distance constraint set-up', () => {
-  const builder = new ModelBuilder();
+  const builder = new ModelAssembler();
   builder.addParticle({ name: 'a', mass: 1, position: [0, 0, 0] });
   builder.addParticle({ name: 'b', mass: 1, position: [0, 0, 0] });
   builder.addBody({ name: 'B', mass: 1, inertia: [1, 1, 1, 0, 0, 0], position: [1, 0, 0] });

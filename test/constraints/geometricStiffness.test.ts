@@ -6,7 +6,7 @@
  * h = 1/60 holds where it tears without.
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import { Workspace } from '../../src/integrators/workspace.js';
 import { Simulation } from '../../src/simulation.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
@@ -19,7 +19,7 @@ import { AxialSpring } from '../../src/forces/pathSpring.js';
 import { LinearMaterial } from '../../src/forces/materials.js';
 
 function model(gs: boolean) {
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.settings.geometricStiffness = gs;
   b.addBody({ name: 'A', mass: 1, inertia: [0.02, 0.03, 0.04, 0, 0, 0], position: [0, 0, 0], orientation: [0.9, 0.1, 0.3, -0.2], angularVelocity: [1, 2, 0] });
   b.addParticle({ name: 'p', mass: 0.5, position: [0.6, 0.2, -0.3] });
@@ -33,7 +33,7 @@ function model(gs: boolean) {
 
 /** two bodies, off-centre, turned and spinning, joined to each other and to the world by `type` joints on both sides */
 function jointModel(type: 'ball' | 'slider' | 'planar' | 'point-on-line'): Model {
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.settings.geometricStiffness = true;
   b.addBody({ name: 'A', mass: 1, inertia: [0.02, 0.03, 0.04, 0.001, 0, 0.002], com: [0.05, -0.02, 0.01], position: [0, 0, 0], orientation: [0.9, 0.1, 0.3, -0.2], angularVelocity: [1, 2, 0] });
   b.addBody({ name: 'B', mass: 2, inertia: [0.05, 0.02, 0.03, 0, 0, 0], position: [0.4, 0.1, -0.2], orientation: [0.7, -0.2, 0.1, 0.4] });
@@ -168,7 +168,7 @@ describe('geometric stiffness of distance constraints', () => {
   });
 
   it('a stiff chain under implicit Euler at h = 20 ms keeps its constraints with the option on', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.settings.geometricStiffness = true;
     for (let i = 0; i < 10; i++) b.addParticle({ name: `p${i}`, mass: 0.1, position: [(i + 1) * 0.1, 0, 0] });
     const q0 = b.initialQ();
@@ -187,7 +187,7 @@ describe('geometric stiffness of distance constraints', () => {
   // with it and the 100-link chain at h = 1/30 was thrown to 1e4 m and diverged at step 59
   it('a step whose geometric stiffness makes the step matrix indefinite is taken without it', () => {
     const rope = (geometricStiffness: boolean) => {
-      const b = new ModelBuilder();
+      const b = new ModelAssembler();
       b.settings.geometricStiffness = geometricStiffness;
       for (let i = 0; i < 5; i++) b.addParticle({ name: `p${i}`, mass: 0.1, position: [(i + 1) * 0.1, 0.02 * i, 0] });
       const q0 = b.initialQ();
@@ -239,7 +239,7 @@ describe('the optional terms belong to the workspace that made them', () => {
     expect(t1).not.toBeNull();
     expect(t1).not.toBe(t2);
     // a custom mask locking rotations only: no translational rows, no term
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.addBody({ name: 'A', mass: 1, inertia: [0.02, 0.03, 0.04, 0, 0, 0], position: [0, 0, 0] });
     const q0 = b.initialQ();
     const rot = Joint.atWorldFrame('rot', null, b.componentAt(0) as RigidBody, q0, [0, 0, 0], [1, 0, 0, 0], { type: { linear: [false, false, false], angular: [true, true, true] } });
@@ -255,7 +255,7 @@ describe('the optional terms belong to the workspace that made them', () => {
   // the slots used to live on the constraint objects: a constraint shared by two models whose
   // patterns differ (a force added between two builds) took the slots of the model made last
   it('a constraint shared by two models with different patterns steps in both as in each alone', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.settings.geometricStiffness = true;
     b.addBody({ name: 'A', mass: 1, inertia: [0.02, 0.03, 0.04, 0, 0, 0], position: [0, 0, 0], orientation: [0.9, 0.1, 0.3, -0.2], angularVelocity: [1, 2, 0] });
     b.addBody({ name: 'B', mass: 2, inertia: [0.05, 0.02, 0.03, 0, 0, 0], position: [0.4, 0.1, -0.2] });

@@ -10,7 +10,7 @@
  * mat3ToRpy), the frame of the RPY rates, the gimbal singularity, and validation.
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import type { Model, RigidBody, Vec3Tuple, QuatTuple } from '../../src/model/model.js';
 import { Joint, JOINT_PRESETS, GIMBAL_SINGULAR_TOL, type JointType, type JointMask } from '../../src/constraints/joint.js';
 import { ModelError } from '../../src/model/errors.js';
@@ -31,7 +31,7 @@ const axisQuat = (k: number, angle: number) => quatFromAxisAngle(new Float64Arra
 /** bodies A and B at random poses (a side may be the world or non-dynamic) and a joint at a random world frame */
 function scene(seed: number, type: JointType | JointMask, a: Side, b: Side, extra: { compliance?: number | number[] } = {}) {
   const r = rng(seed);
-  const builder = new ModelBuilder();
+  const builder = new ModelAssembler();
   builder.settings.gravity = [0, 0, 0];
   const body: Record<string, RigidBody> = {};
   for (const [name, side] of [['A', a], ['B', b]] as const) {
@@ -355,7 +355,7 @@ describe('joint coordinates under prescribed motions', () => {
   });
 
   it('atWorldAxis puts the z axis of C along the axis, in world', () => {
-    const builder = new ModelBuilder();
+    const builder = new ModelAssembler();
     const B = builder.addBody({ name: 'B', mass: 1, inertia: [1, 1, 1, 0, 0, 0], position: [1, 2, 3], orientation: [0.9, 0.1, -0.3, 0.2] });
     const model = builder.build();
     for (const axis of [[1, 2, -2], [0, 0, -3], [0, 0, 1]] as Vec3Tuple[]) {
@@ -368,7 +368,7 @@ describe('joint coordinates under prescribed motions', () => {
 });
 
 describe('joint validation', () => {
-  const builder = new ModelBuilder();
+  const builder = new ModelAssembler();
   const A = builder.addBody({ name: 'A', mass: 1, inertia: [1, 1, 1, 0, 0, 0] });
   const B = builder.addBody({ name: 'B', mass: 1, inertia: [1, 1, 1, 0, 0, 0], position: [1, 0, 0] });
   const q0 = builder.initialQ();

@@ -7,7 +7,7 @@
  * batch, must step side by side exactly as each alone.
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import type { RigidBody } from '../../src/model/model.js';
 import { Joint, JOINT_PRESETS, jointLeverCurvature, type JointType } from '../../src/constraints/joint.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
@@ -26,7 +26,7 @@ import { randomVec, randomQuat } from '../helpers/numeric.js';
  */
 function mixedModel(seed: number) {
   const r = rng(seed);
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   const bodies: RigidBody[] = [];
   for (let i = 0; i < 6; i++) {
     bodies.push(b.addBody({ name: `b${i}`, mass: 1 + r(), inertia: [0.3, 0.4, 0.5, 0.01, 0, 0], com: randomVec(r, 0.1),

@@ -6,7 +6,7 @@
  * with joint rows); P_v v is tangent (G P_v v = 0); and the inverse KKT blocks match §0.5.
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import { Workspace } from '../../src/integrators/workspace.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
 import { Joint } from '../../src/constraints/joint.js';
@@ -24,7 +24,7 @@ function inverse(A: Float64Array, n: number): Float64Array {
 }
 
 function scene() {
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.addBody({ name: 'A', mass: 1.3, inertia: [0.02, 0.03, 0.04, 0.001, 0, 0.002], com: [0.05, 0, 0.02], position: [0, 0, 0], orientation: [1, 0.2, -0.1, 0.3] });
   b.addBody({ name: 'B', mass: 0.9, inertia: [0.03, 0.03, 0.02, 0, 0, 0], position: [0.6, 0.1, 0] });
   b.addParticle({ name: 'p', mass: 0.4, position: [0.3, 0.5, 0.2] });
@@ -41,7 +41,7 @@ function scene() {
 
 /** two off-centre bodies and a particle on a hinge, a ball joint to the world and a distance constraint (9 rows), velocity projection by M */
 function jointScene() {
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.settings.stabilization = { method: 'projection', velocityMetric: 'mass' };
   b.addBody({ name: 'A', mass: 1.3, inertia: [0.02, 0.03, 0.04, 0.001, 0, 0.002], com: [0.05, 0, 0.02], position: [0, 0, 0], orientation: [1, 0.2, -0.1, 0.3] });
   b.addBody({ name: 'B', mass: 0.9, inertia: [0.03, 0.03, 0.02, 0, 0, 0], position: [0.6, 0.1, 0] });

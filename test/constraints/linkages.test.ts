@@ -7,7 +7,7 @@
  * - reaction wrenches: a body hanging at rest on a ball joint pulls the world down with m g.
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import { Simulation } from '../../src/simulation.js';
 import { Joint } from '../../src/constraints/joint.js';
 import { constraintWrench, WrenchScratch } from '../../src/constraints/report.js';
@@ -16,7 +16,7 @@ import { chainOfBodies } from '../../examples/scenes.js';
 
 const Y: [number, number, number] = [0, 1, 0];
 
-function rodBetween(b: ModelBuilder, name: string, p: number[], q: number[]) {
+function rodBetween(b: ModelAssembler, name: string, p: number[], q: number[]) {
   const L = Math.hypot(q[0]! - p[0]!, q[2]! - p[2]!), m = 0.5;
   b.addBody({ name, mass: m, inertia: [(m * L * L) / 12 + 1e-4, (m * L * L) / 12 + 1e-4, 2e-4, 0, 0, 0],
     position: [(p[0]! + q[0]!) / 2, 0, (p[2]! + q[2]!) / 2] });
@@ -33,7 +33,7 @@ describe('closed loops and redundant constraints', () => {
   function fourBar(geometricStiffness = false) {
     // tilted crank: with both grounded bars vertical the linkage would sit at an equilibrium
     const O1 = [0, 0, 0], A = [0.1, 0, 0.28], B = [0.6, 0, 0.5], O2 = [0.6, 0, 0];
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.settings.geometricStiffness = geometricStiffness;
     rodBetween(b, 'crank', O1, A); rodBetween(b, 'coupler', A, B); rodBetween(b, 'rocker', O2, B);
     const q0 = b.initialQ(), body = (n: string) => b.componentAt(b.componentIndex(n)!) as RigidBody;
@@ -64,7 +64,7 @@ describe('closed loops and redundant constraints', () => {
 
   // the warning used to name only the joint whose pivot vanished ("O1"), not the set (issue 3 §5)
   it('the warning names the joints of the dependency and no other, even a joint on the loop\'s bodies', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     rodBetween(b, 'crank', [0, 0, 0], [0.1, 0, 0.28]); rodBetween(b, 'coupler', [0.1, 0, 0.28], [0.6, 0, 0.5]); rodBetween(b, 'rocker', [0.6, 0, 0], [0.6, 0, 0.5]);
     b.addBody({ name: 'bob', mass: 1, inertia: [0.01, 0.01, 0.01, 0, 0, 0], position: [0.35, 0, 0.1] });
     const q0 = b.initialQ(), body = (n: string) => b.componentAt(b.componentIndex(n)!) as RigidBody;
@@ -81,7 +81,7 @@ describe('closed loops and redundant constraints', () => {
 
   /** a chain of n rods on hinges about y from the world; extra joints by name: [name, after joint index] */
   function hingeChain(n: number, doubled: [string, number][]) {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     for (let i = 0; i < n; i++) rodBetween(b, `r${i}`, [0.2 * i, 0, 0], [0.2 * (i + 1), 0, 0]);
     const q0 = b.initialQ(), body = (i: number) => (i < 0 ? null : b.componentAt(b.componentIndex(`r${i}`)!) as RigidBody);
     const hinge = (name: string, i: number) => b.addConstraint(Joint.atWorldAxis(name, body(i - 1), body(i), q0, [0.2 * i, 0, 0], Y, { type: 'hinge' }));
@@ -111,7 +111,7 @@ describe('closed loops and redundant constraints', () => {
   // a compliant row with a tiny compliance has a tiny pivot too: it used to make an unrelated
   // hard joint named (its multipliers have no 1/R part to single out a dependency)
   it('a nearly rigid compliant pair names its own row only, not a hard joint next to it', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.addBody({ name: 'arm', mass: 1, inertia: [0.03, 0.03, 0.002, 0, 0, 0], position: [0.25, 0, 0], orientation: [Math.SQRT1_2, 0, Math.SQRT1_2, 0] });
     b.addBody({ name: 'fore', mass: 1, inertia: [0.03, 0.03, 0.002, 0, 0, 0], position: [0.75, 0, 0], orientation: [Math.SQRT1_2, 0, Math.SQRT1_2, 0] });
     const q0 = b.initialQ(), body = (n: string) => b.componentAt(b.componentIndex(n)!) as RigidBody;
@@ -139,7 +139,7 @@ describe('closed loops and redundant constraints', () => {
 
   it('two identical hinges behave like one, with a warning', () => {
     const make = (twice: boolean) => {
-      const b = new ModelBuilder();
+      const b = new ModelAssembler();
       b.addBody({ name: 'arm', mass: 1, inertia: [0.03, 0.03, 0.002, 0, 0, 0], position: [0.25, 0, 0], orientation: [Math.SQRT1_2, 0, Math.SQRT1_2, 0] });
       const q0 = b.initialQ(), arm = b.componentAt(0) as RigidBody;
       b.addConstraint(Joint.atWorldAxis('h1', null, arm, q0, [0, 0, 0], Y, { type: 'hinge' }));
@@ -160,7 +160,7 @@ describe('closed loops and redundant constraints', () => {
 
 describe('reaction wrenches', () => {
   it('a body hanging at rest on a ball joint pulls the world down with m g and no torque', () => {
-    const m = 2.2, b = new ModelBuilder();
+    const m = 2.2, b = new ModelAssembler();
     b.addBody({ name: 'bob', mass: m, inertia: [0.02, 0.02, 0.01, 0, 0, 0], com: [0, 0, -0.1], position: [0, 0, -0.4] });
     const q0 = b.initialQ();
     b.addConstraint(Joint.atWorldFrame('pivot', null, b.componentAt(0) as RigidBody, q0, [0, 0, 0], [1, 0, 0, 0], { type: 'ball' }));
@@ -176,7 +176,7 @@ describe('reaction wrenches', () => {
   });
 
   it('a welded arm: the world feels the weight and the moment m g L about the weld', () => {
-    const m = 1.5, L = 0.4, b = new ModelBuilder();
+    const m = 1.5, L = 0.4, b = new ModelAssembler();
     b.addBody({ name: 'arm', mass: m, inertia: [0.002, 0.02, 0.02, 0, 0, 0], position: [L, 0, 0] });
     b.addConstraint(Joint.atWorldFrame('weld', null, b.componentAt(0) as RigidBody, b.initialQ(), [0, 0, 0], [1, 0, 0, 0], { type: 'weld' }));
     const sim = new Simulation(b.build(), { integrator: 'implicit-euler', step: 0.005 });
@@ -189,7 +189,7 @@ describe('reaction wrenches', () => {
   });
 
   it('after a redundancy is found its regularization stays put', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.addBody({ name: 'arm', mass: 1, inertia: [0.03, 0.03, 0.002, 0, 0, 0], position: [0.25, 0, 0] });
     const q0 = b.initialQ(), arm = b.componentAt(0) as RigidBody;
     b.addConstraint(Joint.atWorldAxis('h1', null, arm, q0, [0, 0, 0], Y, { type: 'hinge' }));
@@ -232,7 +232,7 @@ describe('reaction wrenches', () => {
 
 describe('joint frame cache', () => {
   it('recomputes the frames after the kinematics are updated with a new q (same Kinematics object)', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.addBody({ name: 'arm', mass: 1, inertia: [0.03, 0.03, 0.002, 0, 0, 0], position: [0.25, 0, 0] });
     const q0 = b.initialQ();
     const j = Joint.atWorldAxis('h', null, b.componentAt(0) as RigidBody, q0, [0, 0, 0], Y, { type: 'hinge' });

@@ -7,7 +7,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import { PROJECTION_TOL } from '../../src/integrators/stabilize.js';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import { Simulation } from '../../src/simulation.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
 import { Joint } from '../../src/constraints/joint.js';
@@ -15,7 +15,7 @@ import type { Stabilization, RigidBody } from '../../src/model/model.js';
 import { chainOfBodies } from '../../examples/scenes.js';
 
 function pendulum(st: Stabilization, start = 1.0) {
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.settings.stabilization = st;
   b.addParticle({ name: 'bob', mass: 1, position: [start, 0, 0] });
   b.addConstraint(new DistanceConstraint('rod', b.worldPoint([0, 0, 0]), b.point('bob'), b.initialQ(), { length: 1 }));
@@ -39,7 +39,7 @@ describe('stabilization methods', () => {
   it('Baumgarte: the residual drift band is first order in h', () => {
     // the discrete scheme leaves an O(h) band of error while the pendulum swings
     const band = (h: number) => {
-      const b = new ModelBuilder();
+      const b = new ModelAssembler();
       b.settings.stabilization = { method: 'baumgarte', alpha: 40, beta: 400 };
       b.addParticle({ name: 'bob', mass: 1, position: [1, 0, 0] });
       b.addConstraint(new DistanceConstraint('rod', b.worldPoint([0, 0, 0]), b.point('bob'), b.initialQ(), { length: 1 }));
@@ -68,7 +68,7 @@ describe('stabilization methods', () => {
   for (const integrator of ['rk4', 'trapezoidal', 'bridson-marino'] as const) {
     it(`SPOOK and Baumgarte keep the drift bounded under ${integrator}`, () => {
       for (const st of [{ method: 'spook' } as const, { method: 'baumgarte' } as const]) {
-        const b = new ModelBuilder();
+        const b = new ModelAssembler();
         b.settings.stabilization = st;
         b.addParticle({ name: 'bob', mass: 1, position: [1, 0, 0] });
         b.addConstraint(new DistanceConstraint('rod', b.worldPoint([0, 0, 0]), b.point('bob'), b.initialQ(), { length: 1 }));
@@ -118,7 +118,7 @@ describe('SPOOK with compliant rows under the trapezoidal rule', () => {
 describe('projection', () => {
   // regression: the velocity projection used G from before the position correction
   it('leaves G(q⁺) u⁺ = 0 to rounding on a 5-link chain at a large step', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     for (let i = 0; i < 5; i++) b.addParticle({ name: `p${i}`, mass: 0.1, position: [(i + 1) * 0.2, 0, 0] });
     const q0 = b.initialQ();
     b.addConstraint(new DistanceConstraint('c0', b.worldPoint([0, 0, 0]), b.point('p0'), q0));
@@ -219,7 +219,7 @@ describe('worst joint separation over the run (diagnostics)', () => {
     sim.largestViolation();
     expect(Array.from(sim.ws.cs.g)).toEqual(Array.from(g));
     // a compliant rod has no hard row
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.addParticle({ name: 'bob', mass: 1, position: [1, 0, 0] });
     b.addConstraint(new DistanceConstraint('spring', b.worldPoint([0, 0, 0]), b.point('bob'), b.initialQ(), { length: 1, compliance: 1e-3 }));
     expect(new Simulation(b.build()).largestViolation()).toBeNull();
@@ -228,7 +228,7 @@ describe('worst joint separation over the run (diagnostics)', () => {
 
 describe('coordinate singularities', () => {
   it('a gimbal driven through pitch 90° warns once and stays finite', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.settings.gravity = [0, 0, 0];
     // spin about world y = the gimbal's pitch axis: φ sweeps through π/2
     b.addBody({ name: 'ball', mass: 1, inertia: [0.01, 0.01, 0.01, 0, 0, 0], angularVelocity: [0, 2, 0] });

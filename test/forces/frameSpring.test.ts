@@ -6,7 +6,7 @@
  * (eigenvalues of (−K, M)) and in the time domain (RK4 through Simulation).
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import type { Model, RigidBody, Vec3Tuple, QuatTuple } from '../../src/model/model.js';
 import { FrameSpring, type FrameSpringParams } from '../../src/forces/frameSpring.js';
 import { Kinematics } from '../../src/model/kinematics.js';
@@ -33,7 +33,7 @@ type Side = 'body' | 'world' | 'static';
  */
 function scene(seed: number, angle: number, a: Side, b: Side, params = PARAMS, sameBody = false) {
   const r = rng(seed);
-  const builder = new ModelBuilder();
+  const builder = new ModelAssembler();
   builder.settings.gravity = [0, 0, 0];
   const bodies: Record<string, RigidBody> = {};
   for (const [name, side] of [['A', a], ['B', b]] as const) {
@@ -179,7 +179,7 @@ describe('frame spring forces', () => {
   });
 
   it('pulls frame 1 toward frame 2: f_A = k_t (x_2 − x_1) for a pure translation offset', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.settings.gravity = [0, 0, 0];
     const A = b.addBody({ name: 'A', mass: 1, inertia: [1, 1, 1, 0, 0, 0], position: [0.5, 0, 0] });
     const sp = new FrameSpring('fs', A, null, [0, 0, 0], [1, 0, 0, 0], [0, 0, 0], [1, 0, 0, 0], PARAMS);
@@ -191,7 +191,7 @@ describe('frame spring forces', () => {
   });
 
   it('restores a rotation: frame 2 turned by φ about z gives the torque k_r φ z on A and −k_r φ z on B', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.settings.gravity = [0, 0, 0];
     const A = b.addBody({ name: 'A', mass: 1, inertia: [1, 1, 1, 0, 0, 0] });
     const phi = 0.3;
@@ -250,7 +250,7 @@ describe('frame spring forces', () => {
 
   it('atWorldFrame: both frames coincide at load time, so the spring starts at rest with zero energy', () => {
     const r = rng(9);
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.settings.gravity = [0, 0, 0];
     const A = b.addBody({ name: 'A', mass: 1, inertia: [1, 1, 1, 0, 0, 0], position: randomVec(r), orientation: randomQuat(r) });
     const B = b.addBody({ name: 'B', mass: 1, inertia: [1, 1, 1, 0, 0, 0], position: randomVec(r), orientation: randomQuat(r) });
@@ -275,7 +275,7 @@ describe('frame spring forces', () => {
 
   it('rejects invalid parameters', () => {
     expect(() => new FrameSpring('w', null, null, [0, 0, 0], [1, 0, 0, 0], [0, 0, 0], [1, 0, 0, 0], PARAMS)).toThrow(ModelError);
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     const A = b.addBody({ name: 'A', mass: 1, inertia: [1, 1, 1, 0, 0, 0] });
     expect(() => new FrameSpring('n', A, null, [0, 0, 0], [1, 0, 0, 0], [0, 0, 0], [1, 0, 0, 0], { ...PARAMS, rotationalStiffness: -1 })).toThrow(/rotationalStiffness/);
     expect(() => new FrameSpring('q', A, null, [0, 0, 0], [0, 0, 0, 0], [0, 0, 0], [1, 0, 0, 0], PARAMS)).toThrow(/q1A/);
@@ -287,7 +287,7 @@ describe('small oscillations of a body on a frame spring to the world', () => {
     const m = 2.5, I: Vec3Tuple = [0.3, 0.5, 0.7], com: Vec3Tuple = [0.1, -0.2, 0.15];
     const kt = PARAMS.translationalStiffness, kr = PARAMS.rotationalStiffness;
     const r = rng(4242);
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.settings.gravity = [0, 0, 0];
     const body = b.addBody({ name: 'A', mass: m, inertia: [I[0], I[1], I[2], 0, 0, 0], com, position: randomVec(r), orientation: randomQuat(r) });
     const q0 = b.build().initialQ;
@@ -338,7 +338,7 @@ describe('small oscillations of a body on a frame spring to the world', () => {
     const position = randomVec(r), orientation = randomQuat(r);
     const R = quatToMat3(new Float64Array(9), Float64Array.from(orientation));
     const cW = Float64Array.from([0, 1, 2], (i) => R[3 * i]! * com[0] + R[3 * i + 1]! * com[1] + R[3 * i + 2]! * com[2]);
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.settings.gravity = [0, 0, 0];
     const body = b.addBody({ name: 'A', mass: m, inertia: [I[0], I[1], I[2], 0, 0, 0], com, position, orientation, ...v(R, cW) });
     const at: Vec3Tuple = [position[0] + cW[0]!, position[1] + cW[1]!, position[2] + cW[2]!];

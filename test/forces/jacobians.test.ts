@@ -3,7 +3,7 @@
  * configurations (relative error ≤ 1e-6). Rotations are perturbed through the exponential map.
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import { checkJacobians, forceEval, rng } from '../helpers/fd.js';
 import { AxialSpring, PathSpring } from '../../src/forces/pathSpring.js';
 import { LinearMaterial, QuadraticStrainMaterial, ExponentialLigament, stressStiffnessSplit, type AxialMaterial } from '../../src/forces/materials.js';
@@ -16,7 +16,7 @@ import { randomVec, randomQuat } from '../helpers/numeric.js';
 /** a builder with two random bodies (offset centres of mass unless `centred`, full inertia) and two particles */
 function scene(seed: number, gravity: Vec3Tuple = [0, 0, 0], centred = false) {
   const r = rng(seed);
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.settings.gravity = gravity;
   for (const name of ['A', 'B']) {
     b.addBody({
@@ -113,7 +113,7 @@ describe('force Jacobians against central finite differences', () => {
 describe('§0.13: the stress form splits into material and geometric stiffness', () => {
   it('∂f₁/∂x₁ of a quadratic-strain spring = −(k/r²) Δx Δxᵀ − σ I', () => {
     const k = 80, r = 0.4;
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.settings.gravity = [0, 0, 0];
     b.addParticle({ name: 'a', mass: 1, position: [0.1, -0.2, 0.05] });
     b.addParticle({ name: 'b', mass: 1, position: [0.4, 0.1, 0.3] });

@@ -4,14 +4,14 @@
  * q = q_k (rotations perturbed by the exponential map).
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import { Workspace } from '../../src/integrators/workspace.js';
 import { retract, relErr } from '../helpers/fd.js';
 import { cscToDense } from '../../src/math/sparse/csc.js';
 
 /** a spinning body (its centre of mass offset, or at the origin: Workspace's shorter path) and a particle */
 function model(com: [number, number, number] = [0.1, -0.05, 0.2]) {
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.settings.gravity = [0.5, -2, -9.81];
   b.addBody({ name: 'A', mass: 1.7, inertia: [0.1, 0.25, 0.3, 0.01, -0.02, 0.015], com, position: [0.1, 0.2, 0.3],
     orientation: [0.9, 0.2, -0.3, 0.1], velocity: [0.4, -0.1, 0.2], angularVelocity: [1.5, -2, 3], linearDamping: 0.3, angularDamping: 0.2 });

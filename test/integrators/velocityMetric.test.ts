@@ -7,7 +7,7 @@
  */
 import { describe, it, expect, vi } from 'vitest';
 import { Simulation } from '../../src/simulation.js';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
 import { SupernodalLdlt } from '../../src/math/sparse/supernodal.js';
 import { Projection } from '../../src/integrators/stabilize.js';
@@ -69,7 +69,7 @@ describe('velocity projection metric', () => {
     // particles on distance constraints (no curvature), positions on the constraints: the
     // projection factors once at q, moves nothing, and that factorization is P_v's
     const rope = (velocityMetric: 'projection' | 'mass') => {
-      const b = new ModelBuilder();
+      const b = new ModelAssembler();
       b.settings.stabilization = { method: 'projection', velocityMetric };
       for (let i = 0; i < 6; i++) b.addParticle({ name: `p${i}`, mass: 0.1 + 0.05 * i, position: [0.2 * (i + 1), 0, 0] });
       const q0 = b.initialQ();

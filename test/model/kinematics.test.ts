@@ -3,11 +3,11 @@
  * the positions change; the joints' frame caches are keyed on that generation.
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import { Kinematics } from '../../src/model/kinematics.js';
 
 function model() {
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.addBody({ name: 'A', mass: 1, inertia: [0.1, 0.2, 0.3, 0, 0, 0], com: [0.1, 0, 0], orientation: [1, 0.2, 0, 0] });
   b.addParticle({ name: 'p', mass: 1, position: [1, 2, 3] });
   return b.build();
@@ -15,7 +15,7 @@ function model() {
 
 describe('Kinematics', () => {
   it('gives J_W = R J_B Rᵀ, exactly symmetric, for principal-axis and general body inertias', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.addBody({ name: 'P', mass: 1, inertia: [0.1, 0.25, 0.3, 0, 0, 0], orientation: [0.8, 0.3, -0.4, 0.2] });
     b.addBody({ name: 'G', mass: 1, inertia: [0.2, 0.3, 0.4, 0.02, -0.03, 0.01], orientation: [0.6, -0.2, 0.5, 0.3] });
     const m = b.build(), kin = new Kinematics(m);

@@ -4,7 +4,7 @@
  * and stay put, and a force on a marker maps exactly onto its body's wrench.
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import { Simulation } from '../../src/simulation.js';
 import { AxialSpring } from '../../src/forces/pathSpring.js';
 import { LinearMaterial } from '../../src/forces/materials.js';
@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 function mixed() {
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.addBody({ name: 'A', mass: 1, inertia: [0.015, 0.02, 0.03, 0, 0, 0.001], com: [0.02, 0, 0.01], position: [0, 0, 0], angularVelocity: [1, 2, 3] });
   b.addBody({ name: 'B', mass: 2, inertia: [0.02, 0.02, 0.04, 0, 0, 0], position: [0.5, 0, 0] });
   b.addMarker({ name: 'a', body: 'A', location: [0.1, 0, 0] });
@@ -96,7 +96,7 @@ describe('state', () => {
   });
 
   it('a non-dynamic component leaves the solve and stays where it is', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.addParticle({ name: 'anchor', mass: 1, position: [0, 0, 1], dynamic: false });
     b.addParticle({ name: 'bob', mass: 1, position: [0.3, 0, 1] });
     b.addBody({ name: 'fixed', mass: 1, inertia: [1, 1, 1, 0, 0, 0], position: [2, 0, 0], dynamic: false });
@@ -112,7 +112,7 @@ describe('state', () => {
   });
 
   it('a force on a marker is the wrench (F, r × F) about its body origin', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.settings.gravity = [0, 0, 0];
     b.addBody({ name: 'A', mass: 1, inertia: [1, 1, 1, 0, 0, 0], position: [0.1, 0.2, 0.3], orientation: [0.8, 0.2, 0.5, 0.1] });
     b.addMarker({ name: 'm', body: 'A', location: [0.3, -0.1, 0.2] });
@@ -133,7 +133,7 @@ describe('state', () => {
 
   // regression: slots stored on a force shared by two models pointed past the first model's table
   it('a force shared by two models built from one builder keeps each model exact', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     // s1 couples two dynamic particles, so its off-diagonal slots depend on the block count
     b.addParticle({ name: 'a', mass: 1, position: [0, 0, 0] });
     b.addParticle({ name: 'p', mass: 1, position: [0.5, 0, 0] });

@@ -5,7 +5,7 @@
  * rest length has the exact isotropic stiffness.
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import { ModelError } from '../../src/model/errors.js';
 import { PathSpring, AxialSpring } from '../../src/forces/pathSpring.js';
 import { LinearMaterial, QuadraticStrainMaterial, ExponentialLigament } from '../../src/forces/materials.js';
@@ -21,18 +21,18 @@ function throwsAt(f: () => unknown, path: RegExp, what: RegExp): void {
 
 describe('builder validation', () => {
   it('rejects principal moments that violate the triangle inequality', () => {
-    throwsAt(() => new ModelBuilder().addBody({ name: 'b', mass: 1, inertia: [0.1, 0.1, 0.3, 0, 0, 0] }), /inertia$/, /triangle inequality/);
+    throwsAt(() => new ModelAssembler().addBody({ name: 'b', mass: 1, inertia: [0.1, 0.1, 0.3, 0, 0, 0] }), /inertia$/, /triangle inequality/);
     // a thin rod (I₃ → 0, I₁ = I₂) is fine
-    new ModelBuilder().addBody({ name: 'rod', mass: 1, inertia: [0.1, 0.1, 1e-6, 0, 0, 0] });
+    new ModelAssembler().addBody({ name: 'rod', mass: 1, inertia: [0.1, 0.1, 1e-6, 0, 0, 0] });
   });
 
   it('rejects a moving non-dynamic component', () => {
-    throwsAt(() => new ModelBuilder().addParticle({ name: 'p', mass: 1, position: [0, 0, 0], velocity: [1, 0, 0], dynamic: false }), /velocity$/, /non-dynamic/);
-    throwsAt(() => new ModelBuilder().addBody({ name: 'b', mass: 1, inertia: [1, 1, 1, 0, 0, 0], angularVelocity: [0, 0, 1], dynamic: false }), /angularVelocity$/, /non-dynamic/);
+    throwsAt(() => new ModelAssembler().addParticle({ name: 'p', mass: 1, position: [0, 0, 0], velocity: [1, 0, 0], dynamic: false }), /velocity$/, /non-dynamic/);
+    throwsAt(() => new ModelAssembler().addBody({ name: 'b', mass: 1, inertia: [1, 1, 1, 0, 0, 0], angularVelocity: [0, 0, 1], dynamic: false }), /angularVelocity$/, /non-dynamic/);
   });
 
   it('rejects non-finite positions, centres of mass, marker locations and world points', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     throwsAt(() => b.addParticle({ name: 'p', mass: 1, position: [0, NaN, 0] }), /position$/, /finite/);
     throwsAt(() => b.addBody({ name: 'b', mass: 1, inertia: [1, 1, 1, 0, 0, 0], com: [Infinity, 0, 0] }), /com$/, /finite/);
     b.addBody({ name: 'ok', mass: 1, inertia: [1, 1, 1, 0, 0, 0] });
@@ -41,7 +41,7 @@ describe('builder validation', () => {
   });
 
   it('rejects negative damping and bad spring parameters', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     throwsAt(() => b.addParticle({ name: 'p', mass: 1, position: [0, 0, 0], damping: -1 }), /damping$/, /non-negative/);
     throwsAt(() => new LinearMaterial(-5), /stiffness/, /non-negative/);
     throwsAt(() => new ExponentialLigament(5, 0, 0), /toeStrain/, /positive/);
@@ -64,7 +64,7 @@ describe('force edge cases', () => {
   });
 
   it('a zero-rest-length spring at zero length has the exact stiffness −k I', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.settings.gravity = [0, 0, 0];
     b.addParticle({ name: 'a', mass: 1, position: [0.2, 0.3, 0.4] });
     b.addParticle({ name: 'c', mass: 1, position: [0.2, 0.3, 0.4] });

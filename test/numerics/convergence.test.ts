@@ -8,7 +8,7 @@
  * reported (ERRATA C: second order as printed).
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import { Simulation } from '../../src/simulation.js';
 import { AxialSpring } from '../../src/forces/pathSpring.js';
 import { LinearMaterial } from '../../src/forces/materials.js';
@@ -17,7 +17,7 @@ import type { IntegratorName } from '../../src/integrators/names.js';
 const k = 100, m = 1, rest = 1, amp = 0.1, w = Math.sqrt(k / m), T = 1;
 
 function errorAt(integrator: IntegratorName, h: number): number {
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.settings.gravity = [0, 0, 0];
   b.addParticle({ name: 'p', mass: m, position: [rest + amp, 0, 0] });
   b.addForce(new AxialSpring('s', b.worldPoint([0, 0, 0]), b.point('p'), new LinearMaterial(k), rest));

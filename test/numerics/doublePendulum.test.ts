@@ -6,7 +6,7 @@
  * The engine works in maximal coordinates with the KKT step and post-step projection.
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import { Simulation } from '../../src/simulation.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
 import { Joint } from '../../src/constraints/joint.js';
@@ -45,7 +45,7 @@ describe('double pendulum of point masses on distance constraints', () => {
   const cases: [IntegratorName, number, number][] = [['rk4', 1e-3, 1e-8], ['trapezoidal', 1e-4, 1e-5], ['bridson-marino', 1e-4, 1e-5]];
   for (const [integrator, h, tol] of cases) {
     it(`${integrator} at h = ${h} follows the minimal-coordinate reference over 2 s`, () => {
-      const b = new ModelBuilder();
+      const b = new ModelAssembler();
       b.settings.gravity = [0, 0, -g];
       const x1 = [l1 * Math.sin(th[0]), 0, -l1 * Math.cos(th[0])] as [number, number, number];
       b.addParticle({ name: 'm1', mass: m1, position: x1 });
@@ -72,7 +72,7 @@ describe('double pendulum of rods on hinges', () => {
   const cases: [IntegratorName, number, number][] = [['rk4', 1e-3, 1e-8], ['trapezoidal', 1e-4, 1e-5]];
   for (const [integrator, h, tol] of cases) {
     it(`${integrator} at h = ${h} follows the minimal-coordinate reference over 2 s`, () => {
-      const b = new ModelBuilder();
+      const b = new ModelAssembler();
       b.settings.gravity = [0, 0, -g];
       // rods along body z, top end at local z = +L/2; at θ the rod points (sin θ, 0, −cos θ) from its top
       const rod = (name: string, m: number, L: number, top: [number, number, number], t: number) => {

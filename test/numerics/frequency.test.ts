@@ -5,7 +5,7 @@
  * (The frame-spring frequencies are in test/forces/frameSpring.test.ts.)
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import { Simulation } from '../../src/simulation.js';
 import { AxialSpring } from '../../src/forces/pathSpring.js';
 import { LinearMaterial } from '../../src/forces/materials.js';
@@ -15,7 +15,7 @@ import { period } from '../helpers/sim.js';
 describe('axial spring small oscillations', () => {
   it('two particles: ω = √(k (m₁ + m₂)/(m₁ m₂))', () => {
     const k = 200, m1 = 0.3, m2 = 0.7, r = 0.5;
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.settings.gravity = [0, 0, 0];
     b.addParticle({ name: 'a', mass: m1, position: [0, 0, 0] });
     b.addParticle({ name: 'b', mass: m2, position: [r + 0.01, 0, 0] });
@@ -29,7 +29,7 @@ describe('axial spring small oscillations', () => {
 
   it('a body on a spring at a marker over its centre of mass: ω = √(k/m)', () => {
     const k = 400, m = 1.5, r = 0.4;
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.settings.gravity = [0, 0, -9.81];
     // frame origin offset from the centre of mass; the marker sits on the vertical through it
     b.addBody({ name: 'B', mass: m, inertia: [0.01, 0.02, 0.015, 0, 0, 0], com: [0.05, 0, 0], position: [-0.05, 0, -r - (m * 9.81) / k - 0.005] });

@@ -7,7 +7,7 @@
  * - a conical pendulum: tension m g / cos θ and the analytic angular rate.
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import { Simulation } from '../../src/simulation.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
 import type { IntegratorName } from '../../src/integrators/names.js';
@@ -20,7 +20,7 @@ function ellipticK(k: number): number {
 }
 
 function pendulum(integrator: IntegratorName, h: number, L = 1) {
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.addParticle({ name: 'bob', mass: 1, position: [L, 0, 0] });
   b.addConstraint(new DistanceConstraint('rod', b.worldPoint([0, 0, 0]), b.point('bob'), b.initialQ()));
   return new Simulation(b.build(), { integrator, step: h });
@@ -49,7 +49,7 @@ describe('pendulum on a distance constraint', () => {
   }
 
   it('a hanging mass: |λ| = m g and the rod pulls it up', () => {
-    const b = new ModelBuilder();
+    const b = new ModelAssembler();
     b.addParticle({ name: 'bob', mass: 2.5, position: [0, 0, -0.7] });
     b.addConstraint(new DistanceConstraint('rod', b.worldPoint([0, 0, 0]), b.point('bob'), b.initialQ()));
     for (const integrator of ['implicit-euler', 'trapezoidal', 'rk4', 'symplectic-euler', 'bridson-marino'] as IntegratorName[]) {
@@ -71,7 +71,7 @@ describe('pendulum on a distance constraint', () => {
     it(`a conical pendulum under ${integrator}: tension m g / cos θ, rate √(g/(L cos θ))`, () => {
       const L = 1.2, th = 0.6, m = 0.8, g = 9.81;
       const r = L * Math.sin(th), z = -L * Math.cos(th), w = Math.sqrt(g / (L * Math.cos(th)));
-      const b = new ModelBuilder();
+      const b = new ModelAssembler();
       b.addParticle({ name: 'bob', mass: m, position: [r, 0, z], velocity: [0, w * r, 0] });
       b.addConstraint(new DistanceConstraint('rod', b.worldPoint([0, 0, 0]), b.point('bob'), b.initialQ()));
       const sim = new Simulation(b.build(), { integrator, step: 1e-3 });

@@ -8,13 +8,13 @@
  * the energy behaviour of every integrator (documented in docs/integrators.md).
  */
 import { describe, it, expect } from 'vitest';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import { Simulation } from '../../src/simulation.js';
 import type { IntegratorName } from '../../src/integrators/names.js';
 import { quatToMat3 } from '../../src/math/quat.js';
 
 function body(integrator: IntegratorName, h: number): Simulation {
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.settings.gravity = [0, 0, 0];
   // principal moments 1 < 2 < 3; spin about the intermediate (y) axis with a small perturbation
   b.addBody({

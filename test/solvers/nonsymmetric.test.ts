@@ -8,7 +8,7 @@
 import { describe, it, expect, vi } from 'vitest';
 import { Gmres } from '../../src/math/sparse/gmres.js';
 import { CORRECTIONS, GMRES_TOL } from '../../src/solvers/stepSolver.js';
-import { ModelBuilder } from '../../src/model/builder.js';
+import { ModelAssembler } from '../../src/model/assembler.js';
 import { Workspace } from '../../src/integrators/workspace.js';
 import { PathSpring } from '../../src/forces/pathSpring.js';
 import { LinearMaterial } from '../../src/forces/materials.js';
@@ -20,7 +20,7 @@ import { Simulation } from '../../src/simulation.js';
 
 function scene(seed: number) {
   const r = rng(seed);
-  const b = new ModelBuilder();
+  const b = new ModelAssembler();
   b.settings.gravity = [0, 0, -9.81];
   for (let i = 0; i < 4; i++) {
     b.addBody({ name: `B${i}`, mass: 1 + r(), inertia: [0.03 + 0.01 * r(), 0.035, 0.05, 0.004 * r(), 0, 0.002], com: [0.1 * r(), -0.05, 0.08 * r()],

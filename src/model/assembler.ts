@@ -1,6 +1,6 @@
 /**
  * Programmatic model construction. The JSON loader (src/io/loader.ts) validates a file and
- * then drives this builder; tests and examples may use it directly.
+ * then drives this assembler; the public ModelBuilder (src/api) and the tests use it too.
  */
 import { Model, DEFAULT_SETTINGS, type Component, type Marker, type ModelSettings, type Vec3Tuple, type QuatTuple, type Particle, type RigidBody } from './model.js';
 import { type PointRef, POINT_PARTICLE, POINT_BODY, POINT_WORLD } from './points.js';
@@ -64,7 +64,7 @@ function staticVelocity(path: string, dynamic: boolean, v: readonly number[] | u
   }
 }
 
-export class ModelBuilder {
+export class ModelAssembler {
   readonly settings: ModelSettings = { ...DEFAULT_SETTINGS, gravity: [...DEFAULT_SETTINGS.gravity], stabilization: { ...DEFAULT_SETTINGS.stabilization } };
 
   /** the initial positions q of the components added so far (a copy), e.g. to place frames at load time */
