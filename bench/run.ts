@@ -31,7 +31,7 @@ import { cscSymmetrizeValues, cscTransposeMap } from '../src/math/sparse/csc.js'
 import { execFileSync } from 'node:child_process';
 import type { PeerChain100 } from './peers.js';
 import { median } from './stats.js';
-import { writeTextFileAtomic } from '../cli/nodeIo.js';
+import { writeTextFileAtomic } from '../node/files.js';
 
 /** two spinning boxes with offset centres of mass coupled by a frame spring, under gravity (like the frame-spring-pair example, not the same) */
 function spinningPair() {

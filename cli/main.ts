@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { SingleBar } from 'cli-progress';
-import { loadModelFile, type LoadedModel } from '../src/io/loader.js';
+import { parseModelDocument, type LoadedModel } from '../src/io/loader.js';
 import { modelJsonSchema } from '../src/io/jsonSchema.js';
 import { Simulation, type Energy } from '../src/simulation.js';
 import { ModelError, DivergenceError } from '../src/model/errors.js';
@@ -140,7 +140,7 @@ async function load(io: CliIo, file: string): Promise<LoadedModel> {
   } catch (e) {
     throw new CliError(2, `cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`);
   }
-  return loadModelFile(text, file);
+  return parseModelDocument(text, file);
 }
 
 async function write(io: CliIo, file: string, text: string): Promise<void> {
@@ -157,7 +157,7 @@ async function loadDemo(io: CliIo): Promise<{ loaded: LoadedModel; label: string
     const path = fileURLToPath(new URL(rel, import.meta.url));
     let text: string;
     try { text = await io.readFile(path); } catch { continue; }
-    return { loaded: loadModelFile(text, 'default demo'), label: 'default demo (examples/default-demo.json)' };
+    return { loaded: parseModelDocument(text, 'default demo'), label: 'default demo (examples/default-demo.json)' };
   }
   throw new CliError(1, 'the default demo examples/default-demo.json is missing from the installation');
 }

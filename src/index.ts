@@ -13,5 +13,5 @@ export type { ForceEffector, ForceContext } from './forces/force.js';
 export { PathSpring, AxialSpring } from './forces/pathSpring.js';
 export { FrameSpring, type FrameSpringParams } from './forces/frameSpring.js';
 export { LinearMaterial, QuadraticStrainMaterial, ExponentialLigament, type AxialMaterial } from './forces/materials.js';
-export { loadModel, loadModelFile } from './io/loader.js';
+export { parseModel, parseModelDocument } from './io/loader.js';
 export { modelJsonSchema } from './io/jsonSchema.js';

@@ -6,12 +6,12 @@ import { describe, it, expect } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadModel } from '../src/io/loader.js';
+import { parseModel } from '../src/io/loader.js';
 import { Simulation } from '../src/simulation.js';
 import { DivergenceError } from '../src/model/errors.js';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'examples');
-const load = (f: string) => loadModel(readFileSync(join(dir, f), 'utf8'), f);
+const load = (f: string) => parseModel(readFileSync(join(dir, f), 'utf8'), { source: f });
 
 describe('examples', () => {
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {

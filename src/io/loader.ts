@@ -29,19 +29,31 @@ export interface LoadedModel {
 
 type PathSegment = string | number;
 
-/** parses, validates and builds a model file; throws ModelError */
-export function loadModel(text: string, source?: string): Model {
-  return loadModelFile(text, source).model;
+/** where a model came from, for messages */
+export interface ParseOptions {
+  /** a file name or label that starts every error message (`arm.json: bodies[2].mass: …`) */
+  source?: string;
 }
 
-/** like loadModel, also returning the file-level settings (duration) and the validated file */
-export function loadModelFile(text: string, source?: string): LoadedModel {
+/**
+ * A model from a model file's content: JSON text, or the object JSON.parse makes of it
+ * (docs/model-format.md). Validates it like the command line does and throws a `ModelError`
+ * whose message is one line naming the JSON path and what is wrong.
+ */
+export function parseModel(json: string | object, options: ParseOptions = {}): Model {
+  return parseModelDocument(json, options.source).model;
+}
+
+/** like parseModel, also returning the file-level settings (duration) and the validated file */
+export function parseModelDocument(json: string | object, source?: string): LoadedModel {
   const where = (path: string): string => (source ? (path ? `${source}: ${path}` : source) : path || '(model)');
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new ModelError(where(''), `not valid JSON: ${jsonErrorDetail(e, text)}`);
+  let raw: unknown = json;
+  if (typeof json === 'string') {
+    try {
+      raw = JSON.parse(json);
+    } catch (e) {
+      throw new ModelError(where(''), `not valid JSON: ${jsonErrorDetail(e, json)}`);
+    }
   }
   if (!isRecord(raw)) throw new ModelError(where(''), `the model must be a JSON object, got ${describeValue(raw)}`);
   // the version first: a file for another version may have fields this one does not know

@@ -35,10 +35,10 @@ const CHROMIUM = process.env['VINCULUM_CHROMIUM'] ?? '/usr/bin/chromium';
 const SCENARIO = `
 export async function run(base) {
   const { chainOfBodies } = await import(base + '/examples/scenes.js');
-  const { Simulation, loadModel } = await import(base + '/src/index.js');
+  const { Simulation, parseModel } = await import(base + '/src/index.js');
   const chain = new Simulation(chainOfBodies(12, { integrator: 'implicit-euler' }));
   chain.steps(300);
-  const hinge = new Simulation(loadModel(JSON.stringify({
+  const hinge = new Simulation(parseModel(JSON.stringify({
     version: 1, gravity: [0, 0, -9.81], integrator: 'trapezoidal', step: 0.002,
     bodies: [{ name: 'bar', shape: { type: 'box', size: [1, 0.05, 0.05] }, density: 1000, position: [0.5, 0, 0] }],
     joints: [{ type: 'hinge', name: 'h', bodyA: 'world', bodyB: 'bar', position: [0, 0, 0], axis: [0, 1, 0] }],

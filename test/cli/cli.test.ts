@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { runCli, type CliIo } from '../../cli/main.js';
-import { writeTextFileAtomic, readTextFile } from '../../cli/nodeIo.js';
+import { writeTextFileAtomic, readTextFile } from '../../node/files.js';
 import { modelJsonSchema } from '../../src/io/jsonSchema.js';
 
 interface Fake { io: CliIo; out: () => string; err: () => string; files: Map<string, string> }

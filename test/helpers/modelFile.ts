@@ -3,7 +3,7 @@
  * one-line ModelError that loading raises.
  */
 import { expect } from 'vitest';
-import { loadModel } from '../../src/io/loader.js';
+import { parseModel } from '../../src/io/loader.js';
 import { ModelError } from '../../src/model/errors.js';
 import type { Model } from '../../src/model/model.js';
 
@@ -12,12 +12,12 @@ export function text(fields: Record<string, unknown>): string {
   return JSON.stringify({ version: 1, ...fields }).replace(/"INF"/g, '1e400');
 }
 
-export const load = (fields: Record<string, unknown>): Model => loadModel(text(fields));
+export const load = (fields: Record<string, unknown>): Model => parseModel(text(fields));
 
 /** the ModelError that loading raises (one line); fails the test if it loads or throws something else */
 export function errorOf(src: string, source?: string): ModelError {
   try {
-    loadModel(src, source);
+    parseModel(src, { source });
   } catch (e) {
     if (e instanceof ModelError) {
       expect(e.message).not.toContain('\n');

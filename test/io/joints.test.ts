@@ -6,7 +6,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { loadModel } from '../../src/io/loader.js';
+import { parseModel } from '../../src/io/loader.js';
 import { Kinematics } from '../../src/model/kinematics.js';
 import { Simulation } from '../../src/simulation.js';
 import { Joint } from '../../src/constraints/joint.js';
@@ -138,7 +138,7 @@ describe('valid joints', () => {
   it('loads the joints example of docs/model-format.md', () => {
     const md = readFileSync(new URL('../../docs/model-format.md', import.meta.url), 'utf8');
     const example = /## Joints[\s\S]*?```json\n([\s\S]*?)\n```/.exec(md)![1]!;
-    const m = loadModel(example, 'model-format.md');
+    const m = parseModel(example, { source: 'model-format.md' });
     expect(m.constraints.map((c) => c.rows)).toEqual([5, 3, 1]);
     expect(m.settings.stabilization).toEqual({ method: 'baumgarte', alpha: 20 });
   });

@@ -6,7 +6,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
-import { loadModel, loadModelFile } from '../../src/io/loader.js';
+import { parseModel, parseModelDocument } from '../../src/io/loader.js';
 import { modelJsonSchema } from '../../src/io/jsonSchema.js';
 import { ModelError } from '../../src/model/errors.js';
 import { Simulation } from '../../src/simulation.js';
@@ -31,11 +31,11 @@ describe('valid models', () => {
     expect(m.components.map((c) => c.name)).toEqual(['a', 'anchor', 'b']);
     expect(m.dof).toBe(3 + 6);
     expect(Array.from(m.initialQ.slice(6, 13))).toEqual([0, 0, 0, 1, 0, 0, 0]);
-    expect(loadModelFile(text({})).duration).toBeUndefined();
+    expect(parseModelDocument(text({})).duration).toBeUndefined();
   });
 
   it('reads settings, velocities and the duration', () => {
-    const loaded = loadModelFile(text({
+    const loaded = parseModelDocument(text({
       gravity: [0, -1, 0], integrator: 'rk4', step: 0.002, duration: 3,
       particles: [particle('a', [1, 2, 3], { velocity: [4, 5, 6], damping: 0.5 })],
       bodies: [body('b', { position: [1, 0, 0], orientation: [2, 0, 0, 0], velocity: [0, 1, 0], angularVelocity: [0, 0, 3], com: [0.1, 0, 0] })],
@@ -133,7 +133,7 @@ describe('valid models', () => {
   it('loads the example of docs/model-format.md', () => {
     const md = readFileSync(new URL('../../docs/model-format.md', import.meta.url), 'utf8');
     const example = /## Example\s+```json\n([\s\S]*?)\n```/.exec(md)![1]!;
-    const m = loadModel(example, 'model-format.md');
+    const m = parseModel(example, { source: 'model-format.md' });
     expect(m.dof).toBe(3 + 6);
     const [cord, cable] = forcesOf(m, PathSpring);
     expect(cord!.restLength).toBeCloseTo(1, 12);
@@ -144,7 +144,7 @@ describe('valid models', () => {
     const dir = new URL('../../examples/', import.meta.url);
     const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
     expect(files).toContain('default-demo.json');
-    for (const f of files) expect(loadModel(readFileSync(new URL(f, dir), 'utf8'), f).dof).toBeGreaterThan(0);
+    for (const f of files) expect(parseModel(readFileSync(new URL(f, dir), 'utf8'), { source: f }).dof).toBeGreaterThan(0);
   });
 });
 

@@ -12,7 +12,7 @@ import { forceEval } from '../helpers/fd.js';
 import { quatToMat3 } from '../../src/math/quat.js';
 import type { IntegratorName } from '../../src/integrators/names.js';
 import { chainOfBodies } from '../../examples/scenes.js';
-import { loadModel } from '../../src/io/loader.js';
+import { parseModel } from '../../src/io/loader.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -68,7 +68,7 @@ describe('state', () => {
   // again, and left the original by 7e-12 to 9e-11 after 50 steps
   for (const integrator of ['implicit-euler', 'trapezoidal', 'rk4'] as IntegratorName[]) {
     it(`checkpoint and restore reproduce a run with redundant constraints bit for bit, also in a new simulation (${integrator})`, () => {
-      const model = loadModel(readFileSync(join(import.meta.dirname ?? '.', '..', '..', 'examples', 'four-bar.json'), 'utf8'));
+      const model = parseModel(readFileSync(join(import.meta.dirname ?? '.', '..', '..', 'examples', 'four-bar.json'), 'utf8'));
       const sim = new Simulation(model, { integrator });
       sim.steps(20);
       expect(sim.ws.regularization).toBeGreaterThan(0);

@@ -21,7 +21,7 @@ import { Simulation } from '../../../src/simulation.js';
 import { chainOfBodies } from '../../../examples/scenes.js';
 import { cscMatVec, type Csc } from '../../../src/math/sparse/csc.js';
 import { INTEGRATORS } from '../../../src/integrators/names.js';
-import { loadModel } from '../../../src/io/loader.js';
+import { parseModel } from '../../../src/io/loader.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -191,7 +191,7 @@ describe('WebAssembly supernodal factorization and solve', () => {
   it('leaves a simulation to JavaScript where WebAssembly is missing, with the same bits', () => {
     // every integrator on a jointed chain, and the four-bar (redundant rows: regularization and refactorization)
     const fourBar = readFileSync(join(import.meta.dirname ?? '.', '..', '..', '..', 'examples', 'four-bar.json'), 'utf8');
-    const scenes = [...INTEGRATORS.map((integrator) => () => new Simulation(chainOfBodies(8, { integrator }))), () => new Simulation(loadModel(fourBar))];
+    const scenes = [...INTEGRATORS.map((integrator) => () => new Simulation(chainOfBodies(8, { integrator }))), () => new Simulation(parseModel(fourBar))];
     const run = (make: () => Simulation) => { const sim = make(); sim.steps(60); return { q: Array.from(sim.state.q), u: Array.from(sim.state.u), wasm: sim.ws.solver.wasmSolves }; };
     const withWasm = scenes.map(run);
     vi.stubGlobal('WebAssembly', undefined);
