@@ -15,6 +15,9 @@ import type { ConstraintContext } from '../constraints/constraint.js';
 import type { BlockPattern, BlockMatrix, BlockLayout } from './blockSparse.js';
 import { KeptBlocks } from './keptBlocks.js';
 import { JointBatch } from '../constraints/jointBatch.js';
+import { Joint, GIMBAL_SINGULAR_TOL } from '../constraints/joint.js';
+import { constraintWrench, WrenchScratch } from '../constraints/report.js';
+import { Kinematics } from '../model/kinematics.js';
 
 export class ConstraintSystem {
   readonly m: number;                 // rows
@@ -57,7 +60,16 @@ export class ConstraintSystem {
   private diagAt = new Int32Array(0);    // (m) value index of each row's diagonal entry (its −R)
   private readonly nb0: number;       // first constraint block
 
-  constructor(readonly model: Model) {
+  /** the workspace's body caches (shared with its force stage), which the readouts update to their q */
+  readonly kin: Kinematics;
+  private readonly wrenchScratch = new WrenchScratch();
+  // the readouts' contexts: the last one, rebuilt only when q or u is another array
+  private readCtx: ConstraintContext;
+
+  /** `kin`: the workspace's body caches, shared with its ForceSystem (made here when not given) */
+  constructor(readonly model: Model, kin?: Kinematics) {
+    this.kin = kin ?? new Kinematics(model);
+    this.readCtx = { model, q: model.initialQ, u: model.initialU, kin: this.kin };
     this.m = model.nRows;
     this.n = model.nSolve;
     this.stabilization = resolveStabilization(model.settings.stabilization);
@@ -392,5 +404,56 @@ export class ConstraintSystem {
     let c = 0;
     while (c + 1 < rs.length - 1 && rs[c + 1]! <= i) c++;
     return { constraint: c, row: i - rs[c]! };
+  }
+
+  /** a context at (q, u) for the readouts, with the body caches updated to q */
+  private context(q: Float64Array, u: Float64Array): ConstraintContext {
+    if (this.readCtx.q !== q || this.readCtx.u !== u) this.readCtx = { model: this.model, q, u, kin: this.kin };
+    this.kin.update(q);
+    return this.readCtx;
+  }
+
+  /** constraint ci as a joint, or null */
+  private joint(ci: number): Joint | null {
+    const c = this.model.constraints[ci];
+    return c instanceof Joint ? c : null;
+  }
+
+  /**
+   * The coordinates of joint ci (its `coordinateNames`, m and rad) at q into out[0 …]; returns
+   * their number (0, out untouched, when constraint ci is not a joint). u is not read.
+   */
+  jointCoordinates(ci: number, q: Float64Array, u: Float64Array, out: Float64Array): number {
+    const j = this.joint(ci);
+    if (!j) return 0;
+    j.coordinates(this.context(q, u), out);
+    return j.coordinateNames.length;
+  }
+
+  /** the rates of those coordinates at (q, u) into out[0 …] (finite everywhere); returns their number */
+  jointRates(ci: number, q: Float64Array, u: Float64Array, out: Float64Array): number {
+    const j = this.joint(ci);
+    if (!j) return 0;
+    j.coordinateRates(this.context(q, u), out);
+    return j.coordinateNames.length;
+  }
+
+  /**
+   * true when joint ci's coordinate rates are not defined at q (a gimbal with |cos φ| < tol, a
+   * degenerate angle or universal map: Joint.isSingular); false for other constraints
+   */
+  isSingular(ci: number, q: Float64Array, u: Float64Array, tol = GIMBAL_SINGULAR_TOL): boolean {
+    const j = this.joint(ci);
+    return j ? j.isSingular(this.context(q, u), tol) : false;
+  }
+
+  /**
+   * The wrench constraint ci applies to its side A from the multipliers `lambda` (all m rows,
+   * N or N·m: `lambda` of the last step) at (q, u): out[0..3) the force, out[3..6) the torque
+   * about the constraint's anchor (a joint's frame C origin, a distance constraint's first
+   * point), world axes (the reaction on the world when side A is the world; constraints/report.ts)
+   */
+  reaction(ci: number, q: Float64Array, u: Float64Array, lambda: Float64Array, out: Float64Array): Float64Array {
+    return constraintWrench(this.model, this.context(q, u), lambda, ci, out, this.wrenchScratch);
   }
 }

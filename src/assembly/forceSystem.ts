@@ -9,6 +9,11 @@ import { Kinematics } from '../model/kinematics.js';
 import { PointMap } from '../forces/pointMap.js';
 import { BlockPattern, BlockMatrix, type BlockLayout } from './blockSparse.js';
 import type { ForceContext } from '../forces/force.js';
+import { PathSpring, type SpringReadout } from '../forces/pathSpring.js';
+import { FrameSpring, type FrameSpringReadout } from '../forces/frameSpring.js';
+
+export type { SpringReadout } from '../forces/pathSpring.js';
+export type { FrameSpringReadout } from '../forces/frameSpring.js';
 
 export class ForceSystem {
   readonly pattern: BlockPattern;
@@ -28,6 +33,12 @@ export class ForceSystem {
   readonly jacobianIndex: Int32Array;
   readonly f: Float64Array;         // (nu) generalized forces
   /**
+   * (nu) external loads in the velocity layout (a body's force at its origin and torque about it,
+   * world axes; a particle's force), added to f(q, u) by every evaluation until changed: the
+   * simulation's applied loads. They depend on neither q nor u, so K and D do not see them.
+   */
+  readonly external: Float64Array;
+  /**
    * the value indices (in `layout`) of K's and D's entries, in their order: every block between
    * two components (forces, the mass matrix and the geometric stiffness of constraints fill only
    * these; mirror pairs both in), ascending. The rest of the pattern is the constraint rows.
@@ -39,8 +50,11 @@ export class ForceSystem {
   private ctx: ForceContext;
   private ctx2: ForceContext;
 
-  /** `register` adds further blocks (the constraint rows) before the pattern is built */
-  constructor(readonly model: Model, register?: (pattern: BlockPattern) => void) {
+  /**
+   * `register` adds further blocks (the constraint rows) before the pattern is built; `kin`, the
+   * workspace's body caches (shared with its constraint stage), made here when not given
+   */
+  constructor(readonly model: Model, register?: (pattern: BlockPattern) => void, kin?: Kinematics) {
     this.pattern = new BlockPattern(model.blockSize, model.blockStart);
     // every force registers the blocks it fills, in model order (deterministic slots)
     for (const force of model.forces) force.setup(this.pattern);
@@ -54,7 +68,7 @@ export class ForceSystem {
       return p;
     });
     for (const force of model.forces) force.boundSignature = this.layout.signature;
-    this.kin = new Kinematics(model);
+    this.kin = kin ?? new Kinematics(model);
     const sub = this.pattern.sublayout(model.blockComponent.length);
     this.jacobianEntries = sub.entries;
     this.jacobianLayout = sub.layout;
@@ -62,6 +76,7 @@ export class ForceSystem {
     this.K = new BlockMatrix(sub.layout);
     this.D = new BlockMatrix(sub.layout);
     this.f = new Float64Array(model.nu);
+    this.external = new Float64Array(model.nu);
     this.ctx = { model, q: model.initialQ, u: model.initialU, kin: this.kin, pm: this.pm };
     this.ctx2 = this.ctx;
   }
@@ -83,10 +98,11 @@ export class ForceSystem {
     return this.ctx;
   }
 
-  /** f ← f(q, u) */
+  /** f ← f(q, u) + the external loads */
   forces(q: Float64Array, u: Float64Array): Float64Array {
     const ctx = this.bind(q, u);
-    this.f.fill(0);
+    // the loads first: with none, f starts from +0 as the forces always have
+    this.f.set(this.external);
     const forces = this.model.forces;
     for (let i = 0; i < forces.length; i++) forces[i]!.addForces(ctx, this.f);
     return this.f;
@@ -107,5 +123,39 @@ export class ForceSystem {
     let V = 0;
     for (const force of this.model.forces) V += force.potentialEnergy(ctx);
     return V;
+  }
+
+  /**
+   * A readout for force `forceIndex` (its index in `model.forces`) with room for its segments, or
+   * null when that force is not a path or axial spring. Allocates: make it once, then fill it by
+   * `springReadout` as often as needed.
+   */
+  createSpringReadout(forceIndex: number): SpringReadout | null {
+    const f = this.model.forces[forceIndex];
+    return f instanceof PathSpring ? { length: 0, rate: 0, tension: 0, segments: new Float64Array(f.n) } : null;
+  }
+
+  /**
+   * The length, rate, tension and segment lengths of force `forceIndex` at (q, u), into out
+   * (`out.segments` receives its first n entries, one per segment); false, and out untouched, when
+   * that force is not a path or axial spring. Evaluated in this simulation's workspace.
+   */
+  springReadout(forceIndex: number, q: Float64Array, u: Float64Array, out: SpringReadout): boolean {
+    const f = this.model.forces[forceIndex];
+    if (!(f instanceof PathSpring)) return false;
+    f.readout(this.bind(q, u), out);
+    return true;
+  }
+
+  /**
+   * The wrench frame spring `forceIndex` applies to its body B at (q, u): the force and the torque
+   * about B's attachment frame origin, world axes (FrameSpringReadout); false, and out untouched,
+   * when that force is not a frame spring.
+   */
+  frameSpringReadout(forceIndex: number, q: Float64Array, u: Float64Array, out: FrameSpringReadout): boolean {
+    const f = this.model.forces[forceIndex];
+    if (!(f instanceof FrameSpring)) return false;
+    f.readout(this.bind(q, u), out);
+    return true;
   }
 }

@@ -81,6 +81,21 @@ export interface FrameSpringParams {
   rotationalDamping: number;
 }
 
+/**
+ * The wrench a frame spring applies to its body B at one state of one simulation
+ * (`ForceSystem.frameSpringReadout`): the force −F (N) and the torque −T (N·m) about the origin of
+ * B's attachment frame (frame 2), both in world axes. Body A receives the opposite force, and the
+ * torque +T about its own attachment frame's origin plus the moment (x_1 − x_2) × F of the force
+ * pair, which vanishes with the stiffness part alone (see the module comment). When B is the
+ * world, this is the wrench the spring applies to that world frame.
+ */
+export interface FrameSpringReadout {
+  /** (3) the force on B, world axes (N) */
+  force: Float64Array;
+  /** (3) the torque on B about its attachment frame's origin, world axes (N·m) */
+  torque: Float64Array;
+}
+
 export class FrameSpring implements ForceEffector {
   boundSignature = '';
   readonly kt: number;
@@ -300,6 +315,12 @@ export class FrameSpring implements ForceEffector {
       p2 += w[k]! * w[k]!;
     }
     return 0.5 * this.kt * d2 + 0.5 * this.kr * p2;
+  }
+
+  /** the wrench on B about its attachment frame's origin at ctx's state into out (FrameSpringReadout) */
+  readout(ctx: ForceContext, out: FrameSpringReadout): void {
+    this.evaluate(ctx);
+    for (let k = 0; k < 3; k++) { out.force[k] = -this.F[k]!; out.torque[k] = -this.T[k]!; }
   }
 
   /** relative rotation angle φ ∈ [0, π] (valid after an evaluation) */

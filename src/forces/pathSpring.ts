@@ -24,6 +24,21 @@ import type { PointRef } from '../model/points.js';
 import type { AxialMaterial } from './materials.js';
 import { ModelError } from '../model/errors.js';
 
+/**
+ * What a path (or axial) spring reads at one state of one simulation (`ForceSystem.springReadout`):
+ * the caller allocates it (`ForceSystem.createSpringReadout`) and the readout fills it in.
+ */
+export interface SpringReadout {
+  /** L, the length over the active segments (m) */
+  length: number;
+  /** L̇, its rate (m/s) */
+  rate: number;
+  /** the tension F(L, L̇) of the material (N; positive pulls the end points together) */
+  tension: number;
+  /** the length of every segment, active or passive, in path order (m); one entry per segment */
+  segments: Float64Array;
+}
+
 /** below this segment length (m) the direction is undefined (see addProjection) */
 const MIN_SEGMENT = 1e-12;
 
@@ -44,6 +59,7 @@ export class PathSpring implements ForceEffector {
   private readonly Y: Float64Array;      // (3n) y_i
   private readonly mat = new Float64Array(3);   // [F, F_L, F_L̇]
   private L = 0;
+  private Ld = 0;
   private readonly A = new Float64Array(9);
   private readonly B = new Float64Array(9);
   private readonly w3 = new Float64Array(3);
@@ -107,6 +123,7 @@ export class PathSpring implements ForceEffector {
       }
     }
     this.L = L;
+    this.Ld = Ld;
     this.material.evaluate(this.mat, L, Ld, this.restLength);
     const FLd = this.mat[2]!;
     // v_i, g_i
@@ -193,6 +210,16 @@ export class PathSpring implements ForceEffector {
   potentialEnergy(ctx: ForceContext): number {
     this.evaluate(ctx);
     return this.material.energy(this.L, this.restLength);
+  }
+
+  /** length, rate, tension and segment lengths at ctx's state into out (segments: its first n entries) */
+  readout(ctx: ForceContext, out: SpringReadout): void {
+    this.evaluate(ctx);
+    out.length = this.L;
+    out.rate = this.Ld;
+    out.tension = this.mat[0]!;
+    const m = Math.min(this.n, out.segments.length);
+    for (let i = 0; i < m; i++) out.segments[i] = this.l[i]!;
   }
 }
 

@@ -92,7 +92,7 @@ export class Workspace {
       this.cs.register(p);
       if (!model.settings.geometricStiffness) return;
       model.constraints.forEach((c, ci) => { const t = c.geometricStiffness?.(p); if (t) { this.geometric.push(ci); this.geometricTerms.push(t); } });
-    });
+    }, this.cs.kin);
     // the pattern's symbolic analysis when the workspace is made, not in the first step; M + G
     // is assembled where the factorization reads it in place
     this.solver = new StepSolver(opts);
