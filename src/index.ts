@@ -1,17 +1,31 @@
 /**
- * The public API of vinculum: build a model (programmatically or from a JSON model file), then
- * step a Simulation. Browser-safe: nothing here touches the file system.
+ * Vinculum: constrained mechanical systems (particles, rigid bodies, springs, via-point springs,
+ * frame springs, joints) with exact Jacobians, implicit integrators and direct sparse solves.
+ *
+ * Build a {@link Model} from a model file's content ({@link parseModel}), from a file in Node
+ * (`loadModel` of `vinculum/node`) or in code ({@link ModelBuilder}); then step a
+ * {@link Simulation} of it and read its bodies, joints and forces by name. Everything here runs
+ * in browsers as in Node: nothing touches the file system.
+ *
+ * @example
+ * ```ts
+ * import { ModelBuilder, Simulation } from 'vinculum';
+ * const model = new ModelBuilder()
+ *   .addBody({ name: 'bob', shape: { type: 'sphere', radius: 0.05 }, density: 7800, position: [1, 0, 0] })
+ *   .addJoint({ type: 'distance', points: [['world', [0, 0, 0]], 'bob'] })
+ *   .build();
+ * ```
+ * @packageDocumentation
  */
-export { ModelAssembler, type ParticleSpec, type BodySpec, type MarkerSpec } from './model/assembler.js';
-export { Model, DEFAULT_SETTINGS, type ModelSettings, type Component, type Particle, type RigidBody, type Marker, type Vec3Tuple, type QuatTuple } from './model/model.js';
-export { State, type Checkpoint } from './model/state.js';
+export { parseModel, type ParseOptions } from './io/loader.js';
+export { ModelBuilder, type ModelOptions, type ParticleOptions, type BodyOptions, type MarkerOptions, type ForceOptions, type JointOptions } from './api/builder.js';
+export { Model, DEFAULT_SETTINGS, type ModelSettings, type Stabilization, type Component, type Particle, type RigidBody, type Marker, type Vec3Tuple, type QuatTuple } from './model/model.js';
+export { Simulation, type SimulationOptions, type Energy, type Diagnostics, type WorstViolation, type FastestTurn } from './simulation.js';
+export { BodyHandle, ParticleHandle, JointHandle, ForceHandle, type Wrench } from './api/handles.js';
+export { MAX_STEPS, type RunOptions, type RunProgress, type RunResult } from './api/run.js';
+export type { SimulationWarning, WarningKind, WarningListener } from './report/warnings.js';
+export type { Checkpoint, State } from './model/state.js';
+export type { StepSolverOptions } from './solvers/stepSolver.js';
 export { ModelError, DivergenceError } from './model/errors.js';
-export type { PointRef } from './model/points.js';
-export { Simulation, type SimulationOptions, type Energy, type WorstViolation } from './simulation.js';
 export { INTEGRATORS, isIntegratorName, type IntegratorName } from './integrators/names.js';
-export type { ForceEffector, ForceContext } from './forces/force.js';
-export { PathSpring, AxialSpring } from './forces/pathSpring.js';
-export { FrameSpring, type FrameSpringParams } from './forces/frameSpring.js';
-export { LinearMaterial, QuadraticStrainMaterial, ExponentialLigament, type AxialMaterial } from './forces/materials.js';
-export { parseModel, parseModelDocument } from './io/loader.js';
 export { modelJsonSchema } from './io/jsonSchema.js';

@@ -1,0 +1,110 @@
+/**
+ * The public model builder: a model in code, with the options of the model file. Each `add…`
+ * takes the entry a model file would hold in that section (docs/model-format.md) and checks it
+ * against the same zod schema at once, so a wrong option fails at the call that gave it, with the
+ * message a file would get (`bodies[1].inertia: expected an array, got number 2`). `build()`
+ * then runs the model-file loader on the collected document: references, shapes, joints and the
+ * stabilization are checked and built by one code path, whether the model came from a file or
+ * from code.
+ */
+import type * as z from 'zod';
+import type { Model } from '../model/model.js';
+import {
+  ParticleSchema, BodySchema, MarkerSchema, ForceSchema, JointEntrySchema, ModelFileSchema, MODEL_FORMAT_VERSION,
+} from '../io/schema.js';
+import { parseModel } from '../io/loader.js';
+import { ModelError } from '../model/errors.js';
+
+/** a particle: the entry of the model file's `particles` section */
+export type ParticleOptions = z.input<typeof ParticleSchema>;
+/** a rigid body: the entry of `bodies` (inertia with mass, or a shape with density or mass) */
+export type BodyOptions = z.input<typeof BodySchema>;
+/** a named point fixed on a body: the entry of `markers` */
+export type MarkerOptions = z.input<typeof MarkerSchema>;
+/** a force element selected by `type`: the entry of `forces` */
+export type ForceOptions = z.input<typeof ForceSchema>;
+/** a joint or distance constraint selected by `type`: the entry of `joints` */
+export type JointOptions = z.input<typeof JointEntrySchema>;
+/** the model-wide settings of a model file: gravity, integrator, step, stabilization, … */
+export type ModelOptions = Omit<z.input<typeof ModelFileSchema>,
+  'version' | 'particles' | 'bodies' | 'markers' | 'forces' | 'joints' | '$schema'>;
+
+type Section = 'particles' | 'bodies' | 'markers' | 'forces' | 'joints';
+
+/**
+ * Builds a {@link Model} in code from the entries a model file would hold.
+ *
+ * @example
+ * ```ts
+ * const model = new ModelBuilder({ gravity: [0, 0, -9.81], step: 0.005 })
+ *   .addBody({ name: 'bar', shape: { type: 'box', size: [1, 0.05, 0.05] }, density: 1000, position: [0.5, 0, 0] })
+ *   .addJoint({ type: 'hinge', name: 'pivot', bodyA: 'world', bodyB: 'bar', position: [0, 0, 0], axis: [0, 1, 0] })
+ *   .build();
+ * ```
+ */
+export class ModelBuilder {
+  private readonly doc: Record<Section, unknown[]> & Record<string, unknown>;
+
+  /** @param options the model-wide settings; every one has the model file's default */
+  constructor(options: ModelOptions = {}) {
+    this.doc = { version: MODEL_FORMAT_VERSION, ...structuredCopy(options), particles: [], bodies: [], markers: [], forces: [], joints: [] };
+    // a wrong setting fails here, as it would at the top of a file
+    if (!ModelFileSchema.safeParse(this.doc).success) parseModel(this.doc);
+  }
+
+  /** adds a particle (point mass) */
+  addParticle(options: ParticleOptions): this { return this.add('particles', ParticleSchema, options); }
+
+  /** adds a rigid body */
+  addBody(options: BodyOptions): this { return this.add('bodies', BodySchema, options); }
+
+  /** adds a marker: a named point fixed on a body, usable as a spring's or distance joint's point */
+  addMarker(options: MarkerOptions): this { return this.add('markers', MarkerSchema, options); }
+
+  /** adds a force element: an axial spring, a multi-point (via-point) spring or a frame spring */
+  addForce(options: ForceOptions): this { return this.add('forces', ForceSchema, options); }
+
+  /** adds a joint (ball, hinge, slider, …, weld) or a distance constraint */
+  addJoint(options: JointOptions): this { return this.add('joints', JointEntrySchema, options); }
+
+  /**
+   * Builds the model: checks the references between entries (a joint's bodies, a spring's points)
+   * and everything else a model file is checked for. Throws a `ModelError` naming the entry
+   * (`joints[0] (hinge "pivot").bodyB: no body named "bar"`). May be called again after more
+   * entries are added; each call makes a new, independent Model.
+   */
+  build(): Model {
+    return parseModel(this.doc);
+  }
+
+  /** the model-file document collected so far (a copy): `JSON.stringify` it to save the model */
+  toJSON(): Record<string, unknown> {
+    return structuredCopy(this.doc);
+  }
+
+  private add(section: Section, schema: z.ZodType, entry: unknown): this {
+    const list = this.doc[section], at = list.length;
+    list.push(structuredCopy(entry));
+    if (schema.safeParse(list[at]).success) return this;
+    // the loader words the first problem as it would for a file, with the entry's path
+    try {
+      parseModel(this.doc);
+    } finally {
+      list.pop();
+    }
+    throw new ModelError(`${section}[${at}]`, 'not a valid entry');
+  }
+}
+
+/**
+ * A copy of plain data, so that later changes to the caller's arrays do not reach the builder.
+ * Values that are not JSON data (functions, class instances, cycles) are kept as they are: the
+ * schema then rejects them with a path.
+ */
+function structuredCopy<T>(v: T): T {
+  try {
+    return structuredClone(v);
+  } catch {
+    return v;
+  }
+}
