@@ -1,7 +1,8 @@
-/** The Node.js side of the CLI's I/O (`CliIo` in cli/main.ts): process streams and files. */
-import type { CliIo } from './main.js';
-import { readTextFile, writeTextFileAtomic } from '../node/files.js';
+/** The Node.js side of the CLI's I/O (`CliIo` in cli/io.ts): process streams and files. */
+import type { CliIo } from './io.js';
+import { readTextFile, writeTextFileAtomic, openAtomicWriter } from '../node/files.js';
 
+/** `CliIo` on the process's stdout and stderr and the file system */
 export function nodeIo(): CliIo {
   return {
     stdout: (s) => { process.stdout.write(s); },
@@ -10,6 +11,7 @@ export function nodeIo(): CliIo {
     progressStream: process.stderr,
     readFile: readTextFile,
     writeFileAtomic: writeTextFileAtomic,
+    openAtomic: (path) => openAtomicWriter(path),
     now: () => performance.now(),
   };
 }

@@ -24,10 +24,30 @@ export function parseOutputs(s: string): OutputGroup[] {
   return OUTPUT_GROUPS.filter((g) => chosen.has(g));
 }
 
+/** the groups of `--outputs` and their columns, for `vinculum run --help` (docs/cli.md has the details) */
+export const OUTPUTS_HELP = `
+Output groups (--outputs, with --out; the columns follow the positions, in this order):
+  joints      <joint>.<coordinate> for each coordinate of each joint (m or rad),
+              then <joint>.<coordinate>_rate for each (m/s or rad/s)
+  forces      <joint>.fx,fy,fz: the constraint force on side A (world axes, N);
+              <joint>.mx,my,mz: the torque on side A about the joint anchor (N·m)
+  all         every group
+`;
+
 /** the wrench columns of one constraint: force on side A (world, N), torque on A about the anchor (world, N·m) */
 export const WRENCH_COLUMNS = ['fx', 'fy', 'fz', 'mx', 'my', 'mz'] as const;
 
-export class ConstraintColumns {
+/** the `--outputs` columns of a run: their names, and their values at each recorded row */
+export interface OutputColumns {
+  /** the column names, in the order `values` appends them */
+  readonly columns: readonly string[];
+  /** warnings met while recording (singular joint coordinates), each once, appended as they occur */
+  readonly warnings: readonly string[];
+  /** appends the values at the simulation's state to `out`; `started`: a step has run */
+  values(sim: Simulation, started: boolean, out: number[]): void;
+}
+
+export class ConstraintColumns implements OutputColumns {
   readonly columns: string[] = [];
   /** singular joint coordinates met while recording, once per joint */
   readonly warnings: string[] = [];
@@ -53,9 +73,8 @@ export class ConstraintColumns {
   }
 
   /** the values of the columns at the simulation's state; `started`: a step has run (λ is set) */
-  values(sim: Simulation, started: boolean): number[] {
-    const out: number[] = [];
-    if (this.columns.length === 0) return out;
+  values(sim: Simulation, started: boolean, out: number[]): void {
+    if (this.columns.length === 0) return;
     const ctx = sim.ws.fs.bind(sim.state.q, sim.state.u);
     for (const j of this.joints) {
       const n = j.coordinateNames.length;
@@ -76,6 +95,10 @@ export class ConstraintColumns {
         for (let k = 0; k < 6; k++) out.push(this.wrench[k]!);
       }
     }
-    return out;
   }
+}
+
+/** the `--outputs` columns of `groups` for a run of `sim` */
+export function makeOutputColumns(sim: Simulation, groups: readonly OutputGroup[]): OutputColumns {
+  return new ConstraintColumns(sim.model, groups);
 }

@@ -1,0 +1,48 @@
+/**
+ * What the command line's modules share: the error that carries an exit code, number and text
+ * formatting, and the option parsers (each throws commander's InvalidArgumentError, which
+ * commander reports on one line with the option's name).
+ */
+import { InvalidArgumentError } from 'commander';
+
+/** an error with its exit code (2 bad input, 3 divergence or instability) and a one-line message */
+export class CliError extends Error {
+  constructor(readonly exitCode: number, message: string) { super(message); }
+}
+
+/** the text on one line: runs of white space, newlines included, become one space */
+export const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+/** 6 significant digits, without trailing zeros; integers below 1e15 as they are */
+export const fmt = (v: number): string =>
+  (Number.isInteger(v) && Math.abs(v) < 1e15 ? String(v) : String(Number(v.toPrecision(6))));
+
+/** the message of a thrown value */
+export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** `--duration`, `--step`: a finite number above 0 */
+export function positiveNumber(s: string): number {
+  const v = Number(s);
+  if (s.trim() === '' || !Number.isFinite(v) || !(v > 0)) throw new InvalidArgumentError('expected a positive number.');
+  return v;
+}
+
+/** `--every`: digits only, at least 1 */
+export function positiveInteger(s: string): number {
+  const v = Number(s);
+  if (!/^\s*\d+\s*$/.test(s) || !Number.isSafeInteger(v) || v < 1) throw new InvalidArgumentError('expected a positive integer.');
+  return v;
+}
+
+/** `--max-steps`: a whole number at least 1, digits or exponent notation (`1e9`) */
+export function stepCap(s: string): number {
+  const v = Number(s);
+  if (s.trim() === '' || !Number.isSafeInteger(v) || v < 1) throw new InvalidArgumentError('expected a whole number of steps, at least 1 (such as 1e9).');
+  return v;
+}
+
+/** `--out`: a .csv or .jsonl path */
+export function outputFile(s: string): string {
+  if (!/\.(csv|jsonl)$/i.test(s)) throw new InvalidArgumentError('unknown output extension; use .csv or .jsonl.');
+  return s;
+}

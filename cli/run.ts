@@ -1,0 +1,164 @@
+/**
+ * `vinculum run`: loads a model (or the bundled demo), checks the step count and the output file
+ * before the first step, steps the simulation while streaming the trajectory, prints warnings and
+ * progress on stderr as they come, and the summary on stdout at the end.
+ */
+import { Simulation } from '../src/simulation.js';
+import { DivergenceError } from '../src/model/errors.js';
+import type { IntegratorName } from '../src/integrators/names.js';
+import type { LoadedModel } from '../src/io/loader.js';
+import type { AtomicWriter, CliIo } from './io.js';
+import { CliError, fmt, messageOf, oneLine } from './common.js';
+import { loadDemo, loadModelFile } from './load.js';
+import { DEFAULT_DURATION } from './info.js';
+import { Progress } from './progress.js';
+import { Recorder } from './recorder.js';
+import { summary } from './summary.js';
+import { makeOutputColumns, type OutputColumns, type OutputGroup } from './outputs.js';
+
+/** the default of `--max-steps`: runs of more steps are refused before they start */
+export const DEFAULT_MAX_STEPS = 1e8;
+
+/** the options of `vinculum run`, as commander parses them */
+export interface RunOptions {
+  duration?: number;
+  step?: number;
+  integrator?: IntegratorName;
+  out?: string;
+  every: number;
+  outputs?: OutputGroup[];
+  quiet?: boolean;
+  maxSteps: number;
+  strict?: boolean;
+}
+
+/** the text of a warning, whether the simulation keeps strings or objects with a message */
+const warningText = (w: unknown): string =>
+  (typeof w === 'object' && w !== null && 'message' in w ? String(w.message) : String(w));
+
+/** whether a warning reports instability (energy growth): its kind, or its text's first word */
+const isInstability = (w: unknown): boolean =>
+  (typeof w === 'object' && w !== null && 'kind' in w ? w.kind === 'instability' : /^instability\b/i.test(warningText(w)));
+
+/**
+ * The number of steps of a run, ⌈duration / h⌉; a count that is not finite or above `cap` is a
+ * usage error naming where the duration and the step come from.
+ */
+export function stepCount(loaded: LoadedModel, opts: RunOptions): number {
+  const duration = opts.duration ?? loaded.duration ?? DEFAULT_DURATION;
+  const h = opts.step ?? loaded.model.settings.step;
+  const ratio = duration / h;
+  if (ratio <= opts.maxSteps) return Math.max(1, Math.ceil(ratio - 1e-9));
+  const from = opts.duration !== undefined ? `--duration ${opts.duration}`
+    : loaded.duration !== undefined ? `"duration": ${loaded.duration}` : `the default duration ${DEFAULT_DURATION}`;
+  const by = opts.step !== undefined ? `--step ${opts.step}` : `"step": ${h}`;
+  const count = Number.isFinite(ratio) ? `${fmt(Math.ceil(ratio))} steps` : 'an unbounded number of steps';
+  throw new CliError(2, `${from} s at ${by} s takes ${count}, more than --max-steps ${opts.maxSteps}; `
+    + 'shorten the duration, lengthen the step, or raise --max-steps');
+}
+
+/** opens the output before the run, so that an unwritable path fails at once (exit 2) */
+async function openOutput(io: CliIo, file: string): Promise<AtomicWriter> {
+  try {
+    return await io.openAtomic(file);
+  } catch (e) {
+    throw new CliError(2, `cannot write ${file}: ${messageOf(e)}`);
+  }
+}
+
+/** runs `vinculum run`; returns the exit code or throws a CliError */
+export async function run(io: CliIo, file: string | undefined, opts: RunOptions): Promise<number> {
+  if (opts.outputs && !opts.out) throw new CliError(2, '--outputs adds trajectory columns: it needs --out');
+  const { loaded, label } = file ? { loaded: await loadModelFile(io, file), label: file } : await loadDemo(io);
+  const steps = stepCount(loaded, opts);
+  const writer = opts.out ? await openOutput(io, opts.out) : null;
+  let recorder: Recorder | null = null;
+  try {
+    const sim = new Simulation(loaded.model, { integrator: opts.integrator, step: opts.step });
+    const extra = opts.outputs ? makeOutputColumns(sim, opts.outputs) : null;
+    recorder = writer ? new Recorder(loaded.model, writer, /\.jsonl$/i.test(opts.out ?? ''), extra) : null;
+    const e0 = sim.energy();
+    const result = await simulate(io, sim, steps, opts, recorder, extra);
+    if (writer) await commit(writer);
+    if (!opts.quiet) {
+      io.stdout(summary({ label, model: loaded.model, sim, steps, wall: result.wall, e0, e1: sim.energy(), out: opts.out, rows: recorder?.rows ?? 0, warnings: result.warnings }));
+    }
+    return 0;
+  } catch (e) {
+    if (!writer) throw e;
+    if (!(e instanceof CliError && e.exitCode === 3)) { await writer.abort(); throw e; }
+    // a run stopped by divergence or instability keeps its rows: they show what led to it, also
+    // when they cannot be written (the exit code stays 3)
+    let note: string;
+    try {
+      await commit(writer);
+      note = ` (wrote ${recorder?.rows ?? 0} rows to ${writer.path})`;
+    } catch (w) {
+      note = `; ${messageOf(w)}`;
+    }
+    throw new CliError(3, `${e.message}${note}`);
+  }
+}
+
+async function commit(writer: AtomicWriter): Promise<void> {
+  try {
+    await writer.commit();
+  } catch (e) {
+    throw new CliError(2, `cannot write ${writer.path}: ${messageOf(e)}`);
+  }
+}
+
+/** prints the warnings of the simulation and of the output columns on stderr as they appear */
+class WarningPrinter {
+  count = 0;
+  private simSeen = 0;
+  private extraSeen = 0;
+
+  constructor(private readonly sim: Simulation, private readonly extra: OutputColumns | null, private readonly progress: Progress) {}
+
+  /** prints the new warnings; returns the first new instability warning, if any */
+  poll(): string | null {
+    let instability: string | null = null;
+    const fromSim = this.sim.warnings as readonly unknown[];
+    for (; this.simSeen < fromSim.length; this.simSeen++) {
+      const w = fromSim[this.simSeen];
+      this.print(warningText(w));
+      if (instability === null && isInstability(w)) instability = warningText(w);
+    }
+    const fromExtra = this.extra?.warnings ?? [];
+    for (; this.extraSeen < fromExtra.length; this.extraSeen++) this.print(fromExtra[this.extraSeen]!);
+    return instability;
+  }
+
+  private print(text: string): void {
+    this.count++;
+    this.progress.log(`warning: ${oneLine(text)}`);
+  }
+}
+
+/** steps the simulation `steps` times, recording every `opts.every`-th step; exit-3 errors are CliErrors */
+async function simulate(io: CliIo, sim: Simulation, steps: number, opts: RunOptions, recorder: Recorder | null, extra: OutputColumns | null): Promise<{ wall: number; warnings: number }> {
+  const now = io.now ?? (() => performance.now());
+  const start = now();
+  const progress = new Progress(io, steps, start, !opts.quiet);
+  const warnings = new WarningPrinter(sim, extra, progress);
+  const every = opts.every;
+  recorder?.record(sim, false);
+  warnings.poll();
+  let i = 0;
+  try {
+    for (i = 1; i <= steps; i++) {
+      sim.step();
+      if (recorder && i % every === 0) recorder.record(sim, true);
+      const unstable = warnings.poll();
+      if (unstable !== null && opts.strict) throw new CliError(3, `${oneLine(unstable)} (--strict)`);
+      await progress.update(i, now(), sim.state.t);
+    }
+  } catch (e) {
+    progress.stop();
+    if (e instanceof DivergenceError) throw new CliError(3, e.message);
+    throw e;
+  }
+  progress.stop(steps, sim.state.t);
+  return { wall: now() - start, warnings: warnings.count };
+}
