@@ -43,7 +43,7 @@ export function checkRunLength(duration: number, h: number, options: { maxSteps?
   if (!(cap >= 1)) throw new ModelError('run(options.maxSteps)', `must be at least 1 (got ${String(cap)})`);
   const n = Math.ceil(duration / h - 1e-9);
   if (!(n <= cap)) {
-    throw new ModelError('run(duration)', `duration ${duration} s at step ${h} s is ${n.toPrecision(3)} steps, more than the cap of ${cap} (raise maxSteps to allow it)`);
+    throw new ModelError('run(duration)', `duration ${duration} s at step ${h} s is ${Number.isFinite(n) ? n.toPrecision(3) : 'more than 1e308'} steps, more than the cap of ${cap} (raise maxSteps to allow it)`);
   }
   return Math.max(0, n);
 }

@@ -1,0 +1,60 @@
+/**
+ * The public ModelBuilder: the model file's options in code, checked by the same schemas, with
+ * the same one-line errors; and the model it builds equals the one the file gives.
+ */
+import { describe, it, expect } from 'vitest';
+import { ModelBuilder, parseModel, Simulation, ModelError } from '../../src/index.js';
+
+const bar = { name: 'bar', shape: { type: 'box' as const, size: [1, 0.05, 0.05] as [number, number, number] }, density: 1000, position: [0.5, 0, 0] as [number, number, number] };
+const pivot = { type: 'hinge' as const, name: 'pivot', bodyA: 'world', bodyB: 'bar', position: [0, 0, 0] as [number, number, number], axis: [0, 1, 0] as [number, number, number] };
+
+/** the message of the error `f` throws, checked to be a one-line ModelError */
+function modelError(f: () => unknown): string {
+  try { f(); } catch (e) {
+    expect(e).toBeInstanceOf(ModelError);
+    const m = (e as Error).message;
+    expect(m).not.toContain('\n');
+    return m;
+  }
+  throw new Error('no error thrown');
+}
+
+describe('ModelBuilder', () => {
+  it('builds the model the same file builds, bit for bit after a second of simulation', () => {
+    const built = new ModelBuilder({ step: 0.002, integrator: 'trapezoidal' }).addBody(bar).addJoint(pivot).build();
+    const file = parseModel({ version: 1, step: 0.002, integrator: 'trapezoidal', bodies: [bar], joints: [pivot] });
+    const a = new Simulation(built), b = new Simulation(file);
+    a.run(1); b.run(1);
+    expect(Array.from(a.state.q)).toEqual(Array.from(b.state.q));
+    expect(a.energy()).toEqual(b.energy());
+  });
+
+  it('rejects a wrong option at the call that gave it, with the file\'s path and wording', () => {
+    const b = new ModelBuilder().addBody(bar);
+    // a body's inertia given as a number: the schema's message, at the entry's path
+    const m = modelError(() => b.addBody({ name: 'b2', mass: 1, inertia: 2 as unknown as [number, number, number, number, number, number] }));
+    expect(m).toBe('bodies[1].inertia: expected an array, got number 2');
+    // the failed entry is not kept: the builder still builds
+    expect(b.build().bodies.length).toBe(1);
+  });
+
+  it('rejects an unknown option instead of ignoring it (a setting, a joint field)', () => {
+    expect(modelError(() => new ModelBuilder({ h: 0.5 } as never))).toBe('h: unknown field "h"');
+    expect(modelError(() => new ModelBuilder().addBody(bar).addJoint({ ...pivot, anchor: [0, 0, 0] } as never)))
+      .toBe('joints[0] (hinge "pivot").anchor: unknown field "anchor"');
+    expect(modelError(() => new ModelBuilder({ integrator: 'verlet' as never }))).toContain('integrator: expected "symplectic-euler"');
+  });
+
+  it('checks references when it builds', () => {
+    const b = new ModelBuilder().addJoint(pivot);
+    expect(modelError(() => b.build())).toBe('joints[0] (hinge "pivot").bodyB: no body named "bar" (use a body name or "world")');
+  });
+
+  it('keeps its own copy of the entries it was given', () => {
+    const position: [number, number, number] = [0.5, 0, 0];
+    const b = new ModelBuilder().addBody({ ...bar, position });
+    position[0] = 99;
+    expect(b.build().initialQ[0]).toBe(0.5);
+    expect((b.toJSON().bodies as { position: number[] }[])[0]!.position).toEqual([0.5, 0, 0]);
+  });
+});
