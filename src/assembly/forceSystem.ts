@@ -1,16 +1,18 @@
 /**
  * The force stage of the step: evaluates f(q, u) of every force effector, and on request the
  * exact Jacobians K = ∂f/∂q and D = ∂f/∂u on the component blocks of the shared block-sparse
- * pattern (its sub-layout `jacobianLayout`). Owns the
- * kinematic cache and the point-map scratch. One per simulation.
+ * pattern (its sub-layout `jacobianLayout`). Owns, for one simulation, every force's scratch
+ * (`ForceEffector.createScratch`, in model order: the pattern slots and what an evaluation
+ * computes), the point-map scratch and, shared with the constraint stage, the kinematic cache.
+ * The forces themselves are never written, so two simulations of one model share them safely.
  */
 import type { Model } from '../model/model.js';
 import { Kinematics } from '../model/kinematics.js';
 import { PointMap } from '../forces/pointMap.js';
 import { BlockPattern, BlockMatrix, type BlockLayout } from './blockSparse.js';
 import type { ForceContext } from '../forces/force.js';
-import { PathSpring, type SpringReadout } from '../forces/pathSpring.js';
-import { FrameSpring, type FrameSpringReadout } from '../forces/frameSpring.js';
+import { PathSpring, type PathSpringScratch, type SpringReadout } from '../forces/pathSpring.js';
+import { FrameSpring, type FrameSpringScratch, type FrameSpringReadout } from '../forces/frameSpring.js';
 
 export type { SpringReadout } from '../forces/pathSpring.js';
 export type { FrameSpringReadout } from '../forces/frameSpring.js';
@@ -47,6 +49,8 @@ export class ForceSystem {
   /** (nSolve) for each component column, the first value index in a constraint row (the end of its component rows) */
   readonly split: Int32Array;
   private readonly pm = new PointMap();
+  /** each force's scratch, in model order */
+  private readonly scratch: unknown[];
   private ctx: ForceContext;
   private ctx2: ForceContext;
 
@@ -56,8 +60,10 @@ export class ForceSystem {
    */
   constructor(readonly model: Model, register?: (pattern: BlockPattern) => void, kin?: Kinematics) {
     this.pattern = new BlockPattern(model.blockSize, model.blockStart);
-    // every force registers the blocks it fills, in model order (deterministic slots)
-    for (const force of model.forces) force.setup(this.pattern);
+    // every force gets its scratch and registers the blocks it fills there, in model order
+    // (deterministic slots)
+    this.scratch = model.forces.map((force) => force.createScratch());
+    model.forces.forEach((force, i) => force.setup(this.pattern, this.scratch[i]));
     register?.(this.pattern);
     this.layout = this.pattern.build();
     // where each component column's constraint rows start (rows are sorted, constraint rows last)
@@ -67,7 +73,6 @@ export class ForceSystem {
       while (p < L.colPtr[j + 1]! && L.rowIdx[p]! < n) p++;
       return p;
     });
-    for (const force of model.forces) force.boundSignature = this.layout.signature;
     this.kin = kin ?? new Kinematics(model);
     const sub = this.pattern.sublayout(model.blockComponent.length);
     this.jacobianEntries = sub.entries;
@@ -81,13 +86,8 @@ export class ForceSystem {
     this.ctx2 = this.ctx;
   }
 
-  /** points the evaluation at (q, u), makes every force hold this pattern's slots, refreshes the body caches */
+  /** points the evaluation at (q, u) and refreshes the body caches */
   bind(q: Float64Array, u: Float64Array): ForceContext {
-    const forces = this.model.forces, sig = this.layout.signature;
-    for (let i = 0; i < forces.length; i++) {
-      const f = forces[i]!;
-      if (f.boundSignature !== sig) { f.setup(this.pattern); f.boundSignature = sig; }
-    }
     // keep two contexts (the step's state and the second-order schemes' midpoint): no allocation
     if (this.ctx.q !== q || this.ctx.u !== u) {
       const other = this.ctx2;
@@ -103,8 +103,8 @@ export class ForceSystem {
     const ctx = this.bind(q, u);
     // the loads first: with none, f starts from +0 as the forces always have
     this.f.set(this.external);
-    const forces = this.model.forces;
-    for (let i = 0; i < forces.length; i++) forces[i]!.addForces(ctx, this.f);
+    const forces = this.model.forces, scratch = this.scratch;
+    for (let i = 0; i < forces.length; i++) forces[i]!.addForces(ctx, this.f, scratch[i]);
     return this.f;
   }
 
@@ -113,15 +113,16 @@ export class ForceSystem {
     const ctx = this.bind(q, u);
     this.K.zero();
     this.D.zero();
-    const forces = this.model.forces;
-    for (let i = 0; i < forces.length; i++) forces[i]!.addJacobians(ctx, this.K, this.D);
+    const forces = this.model.forces, scratch = this.scratch;
+    for (let i = 0; i < forces.length; i++) forces[i]!.addJacobians(ctx, this.K, this.D, scratch[i]);
   }
 
   /** total potential energy at q */
   potentialEnergy(q: Float64Array, u: Float64Array): number {
     const ctx = this.bind(q, u);
+    const forces = this.model.forces;
     let V = 0;
-    for (const force of this.model.forces) V += force.potentialEnergy(ctx);
+    for (let i = 0; i < forces.length; i++) V += forces[i]!.potentialEnergy(ctx, this.scratch[i]);
     return V;
   }
 
@@ -143,7 +144,7 @@ export class ForceSystem {
   springReadout(forceIndex: number, q: Float64Array, u: Float64Array, out: SpringReadout): boolean {
     const f = this.model.forces[forceIndex];
     if (!(f instanceof PathSpring)) return false;
-    f.readout(this.bind(q, u), out);
+    f.readout(this.bind(q, u), this.scratch[forceIndex] as PathSpringScratch, out);
     return true;
   }
 
@@ -155,7 +156,7 @@ export class ForceSystem {
   frameSpringReadout(forceIndex: number, q: Float64Array, u: Float64Array, out: FrameSpringReadout): boolean {
     const f = this.model.forces[forceIndex];
     if (!(f instanceof FrameSpring)) return false;
-    f.readout(this.bind(q, u), out);
+    f.readout(this.bind(q, u), this.scratch[forceIndex] as FrameSpringScratch, out);
     return true;
   }
 }

@@ -33,7 +33,7 @@ import { ModelError } from '../model/errors.js';
 import type { BlockPattern, BlockMatrix } from '../assembly/blockSparse.js';
 import type { ForceContext } from '../forces/force.js';
 import type { AxialMaterial } from '../forces/materials.js';
-import { PathSpring } from '../forces/pathSpring.js';
+import { PathSpring, type PathSpringScratch } from '../forces/pathSpring.js';
 
 /** a constant tension F (N) with no stiffness of its own: the material of the geometric stiffness */
 class Tension implements AxialMaterial {
@@ -43,13 +43,16 @@ class Tension implements AxialMaterial {
   energy(): number { return 0; }
 }
 
-/** K += ∂(Gᵀλ)/∂q at fixed λ = lambda[o]: the Jacobian of the axial spring of tension −λ (one workspace's) */
+/**
+ * K += ∂(Gᵀλ)/∂q at fixed λ = lambda[o]: the Jacobian of the axial spring of tension −λ. The
+ * term, its spring, tension and the spring's scratch belong to one workspace.
+ */
 class AxialStiffness implements GeometricStiffnessTerm {
-  constructor(private readonly tension: Tension, private readonly spring: PathSpring) {}
+  constructor(private readonly tension: Tension, private readonly spring: PathSpring, private readonly scratch: PathSpringScratch) {}
 
   add(ctx: ForceContext, lambda: Float64Array, o: number, K: BlockMatrix, D: BlockMatrix): void {
     this.tension.F = -lambda[o]!;
-    this.spring.addJacobians(ctx, K, D);
+    this.spring.addJacobians(ctx, K, D, this.scratch);
   }
 }
 
@@ -93,8 +96,9 @@ export class DistanceConstraint implements BilateralConstraint {
   geometricStiffness(pattern: BlockPattern): GeometricStiffnessTerm {
     const tension = new Tension();
     const spring = new PathSpring(`${this.name} (geometric stiffness)`, [this.pts[0]!, this.pts[1]!], tension, this.length);
-    spring.setup(pattern);
-    return new AxialStiffness(tension, spring);
+    const scratch = spring.createScratch();
+    spring.setup(pattern, scratch);
+    return new AxialStiffness(tension, spring, scratch);
   }
 
   /** world position of the first point (where reaction torques are reported) */

@@ -10,16 +10,20 @@ import type { BlockPattern, BlockMatrix } from '../assembly/blockSparse.js';
 import { type PointRef, POINT_PARTICLE, POINT_BODY } from '../model/points.js';
 import { identity3 } from '../math/mat3.js';
 
-export class ComponentDamping implements ForceEffector {
+/** one workspace's scratch of ComponentDamping: diagonal slots and one damped point's vectors */
+export class DampingScratch {
+  /** (nComponents) diagonal slot of each dynamic component, −1 otherwise (`setup`) */
+  slots: Int32Array = new Int32Array(0);
+  readonly B = new Float64Array(9);
+  readonly r = new Float64Array(3);
+  readonly v = new Float64Array(3);
+  readonly F = new Float64Array(3);
+  readonly w = new Float64Array(3);
+}
+
+export class ComponentDamping implements ForceEffector<DampingScratch> {
   readonly name = 'damping';
-  boundSignature = '';
   private readonly points: PointRef[];
-  private slots: Int32Array = new Int32Array(0);
-  private readonly B = new Float64Array(9);
-  private readonly r = new Float64Array(3);
-  private readonly v = new Float64Array(3);
-  private readonly F = new Float64Array(3);
-  private readonly w = new Float64Array(3);
 
   /** dLin[i], dAng[i]: linear and angular damping of component i */
   constructor(private readonly comps: readonly Component[], private readonly dLin: Float64Array, private readonly dAng: Float64Array) {
@@ -31,25 +35,27 @@ export class ComponentDamping implements ForceEffector {
     }));
   }
 
-  setup(pattern: BlockPattern): void {
-    this.slots = Int32Array.from(this.comps.map((c) => (c.block >= 0 ? pattern.couple(c.block, c.block) : -1)));
+  createScratch(): DampingScratch { return new DampingScratch(); }
+
+  setup(pattern: BlockPattern, st: DampingScratch): void {
+    st.slots = Int32Array.from(this.comps.map((c) => (c.block >= 0 ? pattern.couple(c.block, c.block) : -1)));
   }
 
   /** F = −d_t (velocity of the damped point); returns false if the component is undamped */
-  private pointForce(ctx: ForceContext, i: number): boolean {
+  private pointForce(ctx: ForceContext, i: number, st: DampingScratch): boolean {
     const p = this.points[i]!;
-    ctx.kin.leverArm(this.r, p);
-    ctx.kin.velocity(this.v, p, ctx.u, this.r);
+    ctx.kin.leverArm(st.r, p);
+    ctx.kin.velocity(st.v, p, ctx.u, st.r);
     const d = this.dLin[i]!;
-    this.F[0] = -d * this.v[0]!; this.F[1] = -d * this.v[1]!; this.F[2] = -d * this.v[2]!;
+    st.F[0] = -d * st.v[0]!; st.F[1] = -d * st.v[1]!; st.F[2] = -d * st.v[2]!;
     return d !== 0 || this.dAng[i]! !== 0;
   }
 
-  addForces(ctx: ForceContext, f: Float64Array): void {
+  addForces(ctx: ForceContext, f: Float64Array, st: DampingScratch): void {
     for (let i = 0; i < this.comps.length; i++) {
-      if (!this.pointForce(ctx, i)) continue;
+      if (!this.pointForce(ctx, i, st)) continue;
       const c = this.comps[i]!;
-      ctx.pm.addForce(f, this.points[i]!, this.F, this.r);
+      ctx.pm.addForce(f, this.points[i]!, st.F, st.r);
       if (c.kind === 'body') {
         const o = c.uOffset + 3, d = this.dAng[i]!;
         f[o] = f[o]! - d * ctx.u[o]!; f[o + 1] = f[o + 1]! - d * ctx.u[o + 1]!; f[o + 2] = f[o + 2]! - d * ctx.u[o + 2]!;
@@ -57,15 +63,15 @@ export class ComponentDamping implements ForceEffector {
     }
   }
 
-  addJacobians(ctx: ForceContext, K: BlockMatrix, D: BlockMatrix): void {
+  addJacobians(ctx: ForceContext, K: BlockMatrix, D: BlockMatrix, st: DampingScratch): void {
     for (let i = 0; i < this.comps.length; i++) {
-      const s = this.slots[i]!;
-      if (s < 0 || !this.pointForce(ctx, i)) continue;
+      const s = st.slots[i]!;
+      if (s < 0 || !this.pointForce(ctx, i, st)) continue;
       const p = this.points[i]!, c = this.comps[i]!;
-      identity3(this.B, -this.dLin[i]!);
-      if (c.kind === 'body') { const o = c.uOffset + 3; this.w[0] = ctx.u[o]!; this.w[1] = ctx.u[o + 1]!; this.w[2] = ctx.u[o + 2]!; }
-      ctx.pm.addPair(K, D, s, p, this.r, p, this.r, this.w, null, this.B);
-      ctx.pm.addLeverArm(K, s, p, this.F, this.r);
+      identity3(st.B, -this.dLin[i]!);
+      if (c.kind === 'body') { const o = c.uOffset + 3; st.w[0] = ctx.u[o]!; st.w[1] = ctx.u[o + 1]!; st.w[2] = ctx.u[o + 2]!; }
+      ctx.pm.addPair(K, D, s, p, st.r, p, st.r, st.w, null, st.B);
+      ctx.pm.addLeverArm(K, s, p, st.F, st.r);
       if (c.kind === 'body') D.addDiag3(s, 3, 3, this.dAng, i, -1);
     }
   }

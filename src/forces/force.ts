@@ -12,6 +12,7 @@ import type { Kinematics } from '../model/kinematics.js';
 import type { BlockPattern, BlockMatrix } from '../assembly/blockSparse.js';
 import type { PointMap } from './pointMap.js';
 
+/** the state one force evaluation reads, and the workspace's caches it may use */
 export interface ForceContext {
   readonly model: Model;
   readonly q: Float64Array;       // (nq) positions
@@ -20,20 +21,23 @@ export interface ForceContext {
   readonly pm: PointMap;          // point → component mapping with its scratch
 }
 
-export interface ForceEffector {
+/**
+ * A force of the model. The effector itself holds parameters only and is never written after the
+ * model is built; everything an evaluation computes, and the pattern slots its Jacobians fill,
+ * lives in a scratch object S that each simulation's workspace makes once (`createScratch`) and
+ * passes back to every call. Two simulations of one model therefore never share numbers.
+ */
+export interface ForceEffector<S = unknown> {
   /** a name for messages ("spring 'a-b'", "gravity") */
   readonly name: string;
-  /**
-   * Registers the blocks its Jacobians fill and keeps their slots; deterministic. A force may be
-   * shared by several models (a builder built twice): `boundSignature` records the pattern whose
-   * slots it holds, and the ForceSystem re-runs `setup` when it differs from its own.
-   */
-  setup(pattern: BlockPattern): void;
-  boundSignature: string;
+  /** a new scratch for one workspace; called once, when the workspace is made (allocates) */
+  createScratch(): S;
+  /** registers the blocks its Jacobians fill and keeps their slots in s; deterministic */
+  setup(pattern: BlockPattern, s: S): void;
   /** f += f(q, u), in the velocity layout (length nu) */
-  addForces(ctx: ForceContext, f: Float64Array): void;
-  /** K += ∂f/∂q and D += ∂f/∂u (exact), on the solve blocks */
-  addJacobians(ctx: ForceContext, K: BlockMatrix, D: BlockMatrix): void;
+  addForces(ctx: ForceContext, f: Float64Array, s: S): void;
+  /** K += ∂f/∂q and D += ∂f/∂u (exact), on the solve blocks registered by `setup` into s */
+  addJacobians(ctx: ForceContext, K: BlockMatrix, D: BlockMatrix, s: S): void;
   /** potential energy stored in this force (J); 0 for dissipative or non-conservative forces */
-  potentialEnergy(ctx: ForceContext): number;
+  potentialEnergy(ctx: ForceContext, s: S): number;
 }

@@ -96,8 +96,36 @@ export interface FrameSpringReadout {
   torque: Float64Array;
 }
 
-export class FrameSpring implements ForceEffector {
-  boundSignature = '';
+/**
+ * One workspace's scratch of a FrameSpring (`createScratch`): its pattern slots and what one
+ * evaluation computes, per side s: index 0 (A, frame 1) and 1 (B, frame 2).
+ */
+export class FrameSpringScratch {
+  /** slot of (s, t) at 2 s + t, −1 if not solved (`setup`) */
+  readonly slots = new Int32Array(4).fill(-1);
+  readonly r = [new Float64Array(3), new Float64Array(3)];      // world lever arms r_1, r_2
+  readonly x = [new Float64Array(3), new Float64Array(3)];      // world positions x_1, x_2
+  readonly xd = [new Float64Array(3), new Float64Array(3)];     // world velocities ẋ_1, ẋ_2
+  readonly om = [new Float64Array(3), new Float64Array(3)];     // ω_A, ω_B
+  readonly qs = [new Float64Array(4), new Float64Array(4)];     // frame 1, 2 → world
+  readonly qb = new Float64Array(4);     // body quaternion
+  readonly qr = new Float64Array(4);     // R_2W R_1Wᵀ
+  readonly F = new Float64Array(3);      // force on frame 1
+  readonly T = new Float64Array(3);      // torque on frame 1
+  readonly w = new Float64Array(3);      // world rotation vector φu of frame 2 relative to 1
+  // Jacobian scratch
+  readonly U = new Float64Array(9);                              // ᵂU
+  readonly Sr = [new Float64Array(9), new Float64Array(9)];     // [r_1], [r_2]
+  readonly Fth = [new Float64Array(9), new Float64Array(9)];    // ∂F/∂θ_A, ∂F/∂θ_B
+  readonly Tth = [new Float64Array(9), new Float64Array(9)];    // ∂T/∂θ_A, ∂T/∂θ_B
+  readonly M1 = new Float64Array(9);
+  readonly M2 = new Float64Array(9);
+  readonly B3 = new Float64Array(9);     // a 3×3 block pre-scaled for add3 (scale 1: no boxed double)
+  readonly sc = new Float64Array(3);     // −σ k_t, −σ d_t, −σ d_r of the block being added
+  readonly M3 = new Float64Array(9);
+}
+
+export class FrameSpring implements ForceEffector<FrameSpringScratch> {
   readonly kt: number;
   readonly kr: number;
   readonly dt: number;
@@ -106,28 +134,6 @@ export class FrameSpring implements ForceEffector {
   private readonly p: Float64Array;         // (6)
   private readonly qf: Float64Array;        // (8)
   private readonly body: readonly (RigidBody | null)[];
-  private readonly slots = new Int32Array(4).fill(-1);   // slot of (s, t) at 2 s + t, −1 if not solved
-  // per-evaluation state, per side s: index 0 (A, frame 1) and 1 (B, frame 2)
-  private readonly r = [new Float64Array(3), new Float64Array(3)];      // world lever arms r_1, r_2
-  private readonly x = [new Float64Array(3), new Float64Array(3)];      // world positions x_1, x_2
-  private readonly xd = [new Float64Array(3), new Float64Array(3)];     // world velocities ẋ_1, ẋ_2
-  private readonly om = [new Float64Array(3), new Float64Array(3)];     // ω_A, ω_B
-  private readonly qs = [new Float64Array(4), new Float64Array(4)];     // frame 1, 2 → world
-  private readonly qb = new Float64Array(4);     // body quaternion
-  private readonly qr = new Float64Array(4);     // R_2W R_1Wᵀ
-  private readonly F = new Float64Array(3);      // force on frame 1
-  private readonly T = new Float64Array(3);      // torque on frame 1
-  private readonly w = new Float64Array(3);      // world rotation vector φu of frame 2 relative to 1
-  // Jacobian scratch
-  private readonly U = new Float64Array(9);                              // ᵂU
-  private readonly Sr = [new Float64Array(9), new Float64Array(9)];     // [r_1], [r_2]
-  private readonly Fth = [new Float64Array(9), new Float64Array(9)];    // ∂F/∂θ_A, ∂F/∂θ_B
-  private readonly Tth = [new Float64Array(9), new Float64Array(9)];    // ∂T/∂θ_A, ∂T/∂θ_B
-  private readonly M1 = new Float64Array(9);
-  private readonly M2 = new Float64Array(9);
-  private readonly B3 = new Float64Array(9);     // a 3×3 block pre-scaled for add3 (scale 1: no boxed double)
-  private readonly sc = new Float64Array(3);     // −σ k_t, −σ d_t, −σ d_r of the block being added
-  private readonly M3 = new Float64Array(9);
 
   /**
    * bodyA/bodyB: a rigid body, or null for the world. (p1A, q1A): the pose of frame 1 in body A
@@ -180,21 +186,23 @@ export class FrameSpring implements ForceEffector {
     return new FrameSpring(name, bodyA, bodyB, p1, q1, p2, q2, params);
   }
 
-  setup(pattern: BlockPattern): void {
+  createScratch(): FrameSpringScratch { return new FrameSpringScratch(); }
+
+  setup(pattern: BlockPattern, st: FrameSpringScratch): void {
     // slots of the (A, A), (A, B), (B, A), (B, B) blocks that are solved
-    this.slots.fill(-1);
+    st.slots.fill(-1);
     for (let s = 0; s < 2; s++) for (let t = 0; t < 2; t++) {
       const bs = this.body[s]?.block ?? -1, bt = this.body[t]?.block ?? -1;
-      if (bs >= 0 && bt >= 0) this.slots[2 * s + t] = pattern.couple(bs, bt);
+      if (bs >= 0 && bt >= 0) st.slots[2 * s + t] = pattern.couple(bs, bt);
     }
   }
 
   /** evaluates lever arms, frame positions and velocities, w, F and T */
-  private evaluate(ctx: ForceContext): void {
+  private evaluate(ctx: ForceContext, st: FrameSpringScratch): void {
     const q = ctx.q, u = ctx.u;
     // per side: lever arm, frame position, frame velocity, ω, frame orientation
     for (let s = 0; s < 2; s++) {
-      const b = this.body[s], r = this.r[s]!, x = this.x[s]!, xd = this.xd[s]!, om = this.om[s]!, qs = this.qs[s]!;
+      const b = this.body[s], r = st.r[s]!, x = st.x[s]!, xd = st.xd[s]!, om = st.om[s]!, qs = st.qs[s]!;
       const px = this.p[3 * s]!, py = this.p[3 * s + 1]!, pz = this.p[3 * s + 2]!;
       if (!b) {
         r.fill(0); xd.fill(0); om.fill(0);
@@ -213,29 +221,29 @@ export class FrameSpring implements ForceEffector {
       xd[0] = u[uo]! + wy * rz - wz * ry;
       xd[1] = u[uo + 1]! + wz * rx - wx * rz;
       xd[2] = u[uo + 2]! + wx * ry - wy * rx;
-      for (let k = 0; k < 4; k++) { this.qb[k] = q[qo + 3 + k]!; this.qr[k] = this.qf[4 * s + k]!; }
-      quatMul(qs, this.qb, this.qr);
+      for (let k = 0; k < 4; k++) { st.qb[k] = q[qo + 3 + k]!; st.qr[k] = this.qf[4 * s + k]!; }
+      quatMul(qs, st.qb, st.qr);
     }
     // w = log(R_2W R_1Wᵀ), world axes, φ ∈ [0, π] (shortest rotation)
-    quatConj(this.qr, this.qs[0]!);
-    quatMul(this.qr, this.qs[1]!, this.qr);
-    quatToRotationVector(this.w, this.qr);
+    quatConj(st.qr, st.qs[0]!);
+    quatMul(st.qr, st.qs[1]!, st.qr);
+    quatToRotationVector(st.w, st.qr);
     // F = k_t (x_2 − x_1) + d_t (ẋ_2 − ẋ_1),  T = k_r w + d_r (ω_B − ω_A)
-    const x1 = this.x[0]!, x2 = this.x[1]!, v1 = this.xd[0]!, v2 = this.xd[1]!, wA = this.om[0]!, wB = this.om[1]!;
+    const x1 = st.x[0]!, x2 = st.x[1]!, v1 = st.xd[0]!, v2 = st.xd[1]!, wA = st.om[0]!, wB = st.om[1]!;
     for (let k = 0; k < 3; k++) {
-      this.F[k] = this.kt * (x2[k]! - x1[k]!) + this.dt * (v2[k]! - v1[k]!);
-      this.T[k] = this.kr * this.w[k]! + this.dr * (wB[k]! - wA[k]!);
+      st.F[k] = this.kt * (x2[k]! - x1[k]!) + this.dt * (v2[k]! - v1[k]!);
+      st.T[k] = this.kr * st.w[k]! + this.dr * (wB[k]! - wA[k]!);
     }
   }
 
-  addForces(ctx: ForceContext, f: Float64Array): void {
-    this.evaluate(ctx);
-    const F = this.F, T = this.T;
+  addForces(ctx: ForceContext, f: Float64Array, st: FrameSpringScratch): void {
+    this.evaluate(ctx, st);
+    const F = st.F, T = st.T;
     // f_s = σ_s (F, r_s × F + T)
     for (let s = 0; s < 2; s++) {
       const b = this.body[s];
       if (!b) continue;
-      const sg = s === 0 ? 1 : -1, o = b.uOffset, r = this.r[s]!;
+      const sg = s === 0 ? 1 : -1, o = b.uOffset, r = st.r[s]!;
       const rx = r[0]!, ry = r[1]!, rz = r[2]!;
       f[o] = f[o]! + sg * F[0]!; f[o + 1] = f[o + 1]! + sg * F[1]!; f[o + 2] = f[o + 2]! + sg * F[2]!;
       f[o + 3] = f[o + 3]! + sg * (ry * F[2]! - rz * F[1]! + T[0]!);
@@ -245,24 +253,24 @@ export class FrameSpring implements ForceEffector {
   }
 
   /** U = a I − ½[w] + c w wᵀ = J_l⁻¹(w), (0.45) in world axes (src/math/so3.ts) */
-  private computeU(): void {
-    invLeftJacobian(this.U, this.w);
+  private computeU(st: FrameSpringScratch): void {
+    invLeftJacobian(st.U, st.w);
   }
 
-  addJacobians(ctx: ForceContext, K: BlockMatrix, D: BlockMatrix): void {
+  addJacobians(ctx: ForceContext, K: BlockMatrix, D: BlockMatrix, st: FrameSpringScratch): void {
     // nothing to fill when neither side is solved
-    const sl = this.slots;
+    const sl = st.slots;
     if (sl[0]! < 0 && sl[3]! < 0) return;
-    this.evaluate(ctx);
-    this.computeU();
-    const kt = this.kt, kr = this.kr, dt = this.dt, dr = this.dr, U = this.U;
+    this.evaluate(ctx, st);
+    this.computeU(st);
+    const kt = this.kt, kr = this.kr, dt = this.dt, dr = this.dr, U = st.U;
     // per side t: [r_t], ∂F/∂θ_t = σ_t (k_t[r_t] + d_t[ω_t][r_t]), ∂T/∂θ_t (−k_r Uᵀ for A, k_r U for B)
     for (let t = 0; t < 2; t++) {
-      const sg = t === 0 ? 1 : -1, Sr = this.Sr[t]!, Fth = this.Fth[t]!, Tth = this.Tth[t]!;
-      skew(Sr, this.r[t]!);
-      skew(this.M1, this.om[t]!);
-      mul3(this.M2, this.M1, Sr);
-      for (let k = 0; k < 9; k++) Fth[k] = sg * (kt * Sr[k]! + dt * this.M2[k]!);
+      const sg = t === 0 ? 1 : -1, Sr = st.Sr[t]!, Fth = st.Fth[t]!, Tth = st.Tth[t]!;
+      skew(Sr, st.r[t]!);
+      skew(st.M1, st.om[t]!);
+      mul3(st.M2, st.M1, Sr);
+      for (let k = 0; k < 9; k++) Fth[k] = sg * (kt * Sr[k]! + dt * st.M2[k]!);
       for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) Tth[3 * i + j] = t === 0 ? -kr * U[3 * j + i]! : kr * U[3 * i + j]!;
     }
     // blocks (s, t): rows σ_s (∂F, [r_s] ∂F + ∂T) of the columns of side t
@@ -270,9 +278,9 @@ export class FrameSpring implements ForceEffector {
       const slot = sl[2 * s + t]!;
       if (slot < 0) continue;
       const ss = s === 0 ? 1 : -1, sst = ss * (t === 0 ? 1 : -1);
-      const Srs = this.Sr[s]!, Srt = this.Sr[t]!, Fth = this.Fth[t]!, Tth = this.Tth[t]!;
+      const Srs = st.Sr[s]!, Srt = st.Sr[t]!, Fth = st.Fth[t]!, Tth = st.Tth[t]!;
       // the block's scales, read by the adds from an array (a double argument would be boxed)
-      const sc = this.sc, B = this.B3;
+      const sc = st.sc, B = st.B3;
       sc[0] = -sst * kt; sc[1] = -sst * dt; sc[2] = -sst * dr;
       // K, x columns: ∂F/∂x_t = −σ_t k_t I
       K.addDiag3(slot, 0, 0, sc, 0);
@@ -280,9 +288,9 @@ export class FrameSpring implements ForceEffector {
       K.add3(slot, 3, 0, B, 1);
       // K, θ columns: σ_s ∂F/∂θ_t and σ_s ([r_s] ∂F/∂θ_t + ∂T/∂θ_t)
       K.add3(slot, 0, 3, Fth, ss);
-      mul3(this.M3, Srs, Fth);
-      for (let k = 0; k < 9; k++) this.M3[k] = this.M3[k]! + Tth[k]!;
-      K.add3(slot, 3, 3, this.M3, ss);
+      mul3(st.M3, Srs, Fth);
+      for (let k = 0; k < 9; k++) st.M3[k] = st.M3[k]! + Tth[k]!;
+      K.add3(slot, 3, 3, st.M3, ss);
       // D, v columns: ∂F/∂v_t = −σ_t d_t I
       D.addDiag3(slot, 0, 0, sc, 1);
       for (let k = 0; k < 9; k++) B[k] = sc[1]! * Srs[k]!;
@@ -290,24 +298,24 @@ export class FrameSpring implements ForceEffector {
       // D, ω columns: ∂F/∂ω_t = σ_t d_t [r_t], ∂T/∂ω_t = −σ_t d_r I
       for (let k = 0; k < 9; k++) B[k] = sst * dt * Srt[k]!;
       D.add3(slot, 0, 3, B, 1);
-      mul3(this.M3, Srs, Srt);
-      for (let k = 0; k < 9; k++) B[k] = sst * dt * this.M3[k]!;
+      mul3(st.M3, Srs, Srt);
+      for (let k = 0; k < 9; k++) B[k] = sst * dt * st.M3[k]!;
       D.add3(slot, 3, 3, B, 1);
       D.addDiag3(slot, 3, 3, sc, 2);
     }
     // the lever arm of each body turns with it: σ_s [F][r_s] on its own θθ block
-    skew(this.M1, this.F);
+    skew(st.M1, st.F);
     for (let s = 0; s < 2; s++) {
       const slot = sl[3 * s]!;
       if (slot < 0) continue;
-      mul3(this.M2, this.M1, this.Sr[s]!);
-      K.add3(slot, 3, 3, this.M2, s === 0 ? 1 : -1);
+      mul3(st.M2, st.M1, st.Sr[s]!);
+      K.add3(slot, 3, 3, st.M2, s === 0 ? 1 : -1);
     }
   }
 
-  potentialEnergy(ctx: ForceContext): number {
-    this.evaluate(ctx);
-    const x1 = this.x[0]!, x2 = this.x[1]!, w = this.w;
+  potentialEnergy(ctx: ForceContext, st: FrameSpringScratch): number {
+    this.evaluate(ctx, st);
+    const x1 = st.x[0]!, x2 = st.x[1]!, w = st.w;
     let d2 = 0, p2 = 0;
     for (let k = 0; k < 3; k++) {
       const d = x2[k]! - x1[k]!;
@@ -317,12 +325,15 @@ export class FrameSpring implements ForceEffector {
     return 0.5 * this.kt * d2 + 0.5 * this.kr * p2;
   }
 
-  /** the wrench on B about its attachment frame's origin at ctx's state into out (FrameSpringReadout) */
-  readout(ctx: ForceContext, out: FrameSpringReadout): void {
-    this.evaluate(ctx);
-    for (let k = 0; k < 3; k++) { out.force[k] = -this.F[k]!; out.torque[k] = -this.T[k]!; }
+  /** the wrench on B about its attachment frame's origin at ctx's state, evaluated in st, into out (FrameSpringReadout) */
+  readout(ctx: ForceContext, st: FrameSpringScratch, out: FrameSpringReadout): void {
+    this.evaluate(ctx, st);
+    for (let k = 0; k < 3; k++) { out.force[k] = -st.F[k]!; out.torque[k] = -st.T[k]!; }
   }
 
-  /** relative rotation angle φ ∈ [0, π] (valid after an evaluation) */
-  get angle(): number { return Math.hypot(this.w[0]!, this.w[1]!, this.w[2]!); }
+  /** the relative rotation angle φ ∈ [0, π] at ctx's state, evaluated in st */
+  angle(ctx: ForceContext, st: FrameSpringScratch): number {
+    this.evaluate(ctx, st);
+    return Math.hypot(st.w[0]!, st.w[1]!, st.w[2]!);
+  }
 }

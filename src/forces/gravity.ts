@@ -10,15 +10,20 @@ import type { BlockPattern, BlockMatrix } from '../assembly/blockSparse.js';
 import { skew, mul3 } from '../math/mat3.js';
 import { ComponentTable } from './componentTable.js';
 
-export class Gravity implements ForceEffector {
+/** one workspace's scratch of Gravity: the bodies' diagonal slots and the Jacobian's 3×3 blocks */
+export class GravityScratch {
+  /** (nComponents) diagonal slot of each dynamic body, −1 otherwise (`setup`) */
+  slots: Int32Array = new Int32Array(0);
+  readonly C = new Float64Array(9);
+  readonly T = new Float64Array(9);
+  readonly c3 = new Float64Array(3);
+}
+
+export class Gravity implements ForceEffector<GravityScratch> {
   readonly name = 'gravity';
-  boundSignature = '';
   private readonly g: Float64Array;
-  private slots: Int32Array = new Int32Array(0);   // (nComponents) diagonal slot of each dynamic body
+  /** [g], a constant of the model */
   private readonly F = new Float64Array(9);
-  private readonly C = new Float64Array(9);
-  private readonly T = new Float64Array(9);
-  private readonly c3 = new Float64Array(3);
   private readonly table: ComponentTable;
 
   constructor(private readonly comps: readonly Component[], g: [number, number, number]) {
@@ -27,8 +32,10 @@ export class Gravity implements ForceEffector {
     this.table = new ComponentTable(comps);
   }
 
-  setup(pattern: BlockPattern): void {
-    this.slots = Int32Array.from(this.comps.map((c) => (c.kind === 'body' && c.block >= 0 ? pattern.couple(c.block, c.block) : -1)));
+  createScratch(): GravityScratch { return new GravityScratch(); }
+
+  setup(pattern: BlockPattern, st: GravityScratch): void {
+    st.slots = Int32Array.from(this.comps.map((c) => (c.kind === 'body' && c.block >= 0 ? pattern.couple(c.block, c.block) : -1)));
   }
 
   addForces(ctx: ForceContext, f: Float64Array): void {
@@ -46,22 +53,22 @@ export class Gravity implements ForceEffector {
     }
   }
 
-  addJacobians(ctx: ForceContext, K: BlockMatrix): void {
+  addJacobians(ctx: ForceContext, K: BlockMatrix, _D: BlockMatrix, st: GravityScratch): void {
     // K_θθ = [m g][c_W] for each body ([g] is F, from the constructor)
     const T = this.table;
     for (let k = 0; k < T.count; k++) {
-      const i = T.index[k]!, s = this.slots[i]!;
+      const i = T.index[k]!, s = st.slots[i]!;
       if (s < 0) continue;
       const cW = ctx.kin.cW, o = 3 * i;
       // the origin at the centre of mass: the torque about it is zero, and so is its derivative
       if (ctx.kin.centred(i)) continue;
-      this.c3[0] = cW[o]!; this.c3[1] = cW[o + 1]!; this.c3[2] = cW[o + 2]!;
-      skew(this.C, this.c3);
-      mul3(this.T, this.F, this.C);
+      st.c3[0] = cW[o]!; st.c3[1] = cW[o + 1]!; st.c3[2] = cW[o + 2]!;
+      skew(st.C, st.c3);
+      mul3(st.T, this.F, st.C);
       // scaled here, not by add3: a non-integer argument of a call V8 does not inline is boxed
       const m = T.mass[k]!;
-      for (let r = 0; r < 9; r++) this.T[r] = m * this.T[r]!;
-      K.add3(s, 3, 3, this.T, 1);
+      for (let r = 0; r < 9; r++) st.T[r] = m * st.T[r]!;
+      K.add3(s, 3, 3, st.T, 1);
     }
   }
 

@@ -22,104 +22,109 @@ import { skew, mul3, mulVec3 } from '../math/mat3.js';
 import { cross3 } from '../math/vec3.js';
 import { ComponentTable } from './componentTable.js';
 
-export class InertialForces implements ForceEffector {
-  readonly name = 'inertial (gyroscopic and fictitious) forces';
-  boundSignature = '';
-  private slots: Int32Array = new Int32Array(0);
-  private readonly c = new Float64Array(3);
-  private readonly w = new Float64Array(3);
-  private readonly a = new Float64Array(3);
-  private readonly b = new Float64Array(3);
-  private readonly Jw = new Float64Array(3);
-  private readonly t = new Float64Array(3);
-  private readonly J = new Float64Array(9);
-  private readonly Sw = new Float64Array(9);
-  private readonly Sc = new Float64Array(9);
-  private readonly Sa = new Float64Array(9);
-  private readonly Sb = new Float64Array(9);
-  private readonly SJw = new Float64Array(9);
-  private readonly T1 = new Float64Array(9);
-  private readonly T2 = new Float64Array(9);
-  private readonly X = new Float64Array(9);
-  private readonly Y = new Float64Array(9);   // a block scaled by m before add3 (scale 1 is a small integer, so the call boxes no double)
+/** one workspace's scratch of InertialForces: diagonal slots and one body's vectors and 3×3 blocks */
+export class InertialScratch {
+  /** (nComponents) diagonal slot of each dynamic body, −1 otherwise (`setup`) */
+  slots: Int32Array = new Int32Array(0);
+  readonly c = new Float64Array(3);
+  readonly w = new Float64Array(3);
+  readonly a = new Float64Array(3);
+  readonly b = new Float64Array(3);
+  readonly Jw = new Float64Array(3);
+  readonly t = new Float64Array(3);
+  readonly J = new Float64Array(9);
+  readonly Sw = new Float64Array(9);
+  readonly Sc = new Float64Array(9);
+  readonly Sa = new Float64Array(9);
+  readonly Sb = new Float64Array(9);
+  readonly SJw = new Float64Array(9);
+  readonly T1 = new Float64Array(9);
+  readonly T2 = new Float64Array(9);
+  readonly X = new Float64Array(9);
+  readonly Y = new Float64Array(9);   // a block scaled by m before add3 (scale 1 is a small integer, so the call boxes no double)
+}
 
+export class InertialForces implements ForceEffector<InertialScratch> {
+  readonly name = 'inertial (gyroscopic and fictitious) forces';
   private readonly table: ComponentTable;
 
   constructor(private readonly comps: readonly Component[]) {
     this.table = new ComponentTable(comps);
   }
 
-  setup(pattern: BlockPattern): void {
-    this.slots = Int32Array.from(this.comps.map((c) => (c.kind === 'body' && c.block >= 0 ? pattern.couple(c.block, c.block) : -1)));
+  createScratch(): InertialScratch { return new InertialScratch(); }
+
+  setup(pattern: BlockPattern, st: InertialScratch): void {
+    st.slots = Int32Array.from(this.comps.map((c) => (c.kind === 'body' && c.block >= 0 ? pattern.couple(c.block, c.block) : -1)));
   }
 
   /** loads c, ω, J, a = ω×c, b = ω×a, Jω for body i */
-  private load(ctx: ForceContext, i: number, uo: number): void {
+  private load(ctx: ForceContext, i: number, uo: number, st: InertialScratch): void {
     const k = ctx.kin;
-    this.c[0] = k.cW[3 * i]!; this.c[1] = k.cW[3 * i + 1]!; this.c[2] = k.cW[3 * i + 2]!;
-    this.w[0] = ctx.u[uo + 3]!; this.w[1] = ctx.u[uo + 4]!; this.w[2] = ctx.u[uo + 5]!;
+    st.c[0] = k.cW[3 * i]!; st.c[1] = k.cW[3 * i + 1]!; st.c[2] = k.cW[3 * i + 2]!;
+    st.w[0] = ctx.u[uo + 3]!; st.w[1] = ctx.u[uo + 4]!; st.w[2] = ctx.u[uo + 5]!;
     const JW = k.JW;
-    for (let r = 0; r < 9; r++) this.J[r] = JW[9 * i + r]!;
-    cross3(this.a, this.w, this.c);
-    cross3(this.b, this.w, this.a);
-    mulVec3(this.Jw, this.J, this.w);
+    for (let r = 0; r < 9; r++) st.J[r] = JW[9 * i + r]!;
+    cross3(st.a, st.w, st.c);
+    cross3(st.b, st.w, st.a);
+    mulVec3(st.Jw, st.J, st.w);
   }
 
-  addForces(ctx: ForceContext, f: Float64Array): void {
+  addForces(ctx: ForceContext, f: Float64Array, st: InertialScratch): void {
     const T = this.table;
     for (let k = 0; k < T.count; k++) {
       if (T.body[k] !== 1 || T.dynamic[k] !== 1) continue;
       const o = T.uOffset[k]!, m = T.mass[k]!;
-      this.load(ctx, T.index[k]!, o);
+      this.load(ctx, T.index[k]!, o, st);
       // linear: −m b
-      f[o] = f[o]! - m * this.b[0]!; f[o + 1] = f[o + 1]! - m * this.b[1]!; f[o + 2] = f[o + 2]! - m * this.b[2]!;
+      f[o] = f[o]! - m * st.b[0]!; f[o + 1] = f[o + 1]! - m * st.b[1]!; f[o + 2] = f[o + 2]! - m * st.b[2]!;
       // angular: −ω × Jω − m c × b
-      cross3(this.t, this.w, this.Jw);
-      f[o + 3] = f[o + 3]! - this.t[0]!; f[o + 4] = f[o + 4]! - this.t[1]!; f[o + 5] = f[o + 5]! - this.t[2]!;
-      cross3(this.t, this.c, this.b);
-      f[o + 3] = f[o + 3]! - m * this.t[0]!; f[o + 4] = f[o + 4]! - m * this.t[1]!; f[o + 5] = f[o + 5]! - m * this.t[2]!;
+      cross3(st.t, st.w, st.Jw);
+      f[o + 3] = f[o + 3]! - st.t[0]!; f[o + 4] = f[o + 4]! - st.t[1]!; f[o + 5] = f[o + 5]! - st.t[2]!;
+      cross3(st.t, st.c, st.b);
+      f[o + 3] = f[o + 3]! - m * st.t[0]!; f[o + 4] = f[o + 4]! - m * st.t[1]!; f[o + 5] = f[o + 5]! - m * st.t[2]!;
     }
   }
 
-  addJacobians(ctx: ForceContext, K: BlockMatrix, D: BlockMatrix): void {
+  addJacobians(ctx: ForceContext, K: BlockMatrix, D: BlockMatrix, st: InertialScratch): void {
     const T = this.table;
     for (let k = 0; k < T.count; k++) {
-      const i = T.index[k]!, s = this.slots[i]!;
+      const i = T.index[k]!, s = st.slots[i]!;
       if (T.body[k] !== 1 || s < 0) continue;
       const m = T.mass[k]!;
-      this.load(ctx, i, T.uOffset[k]!);
-      if (ctx.kin.centred(i)) { this.addCentred(s, K, D); continue; }
-      skew(this.Sw, this.w); skew(this.Sc, this.c); skew(this.Sa, this.a); skew(this.Sb, this.b); skew(this.SJw, this.Jw);
+      this.load(ctx, i, T.uOffset[k]!, st);
+      if (ctx.kin.centred(i)) { this.addCentred(s, K, D, st); continue; }
+      skew(st.Sw, st.w); skew(st.Sc, st.c); skew(st.Sa, st.a); skew(st.Sb, st.b); skew(st.SJw, st.Jw);
       // X = [ω][c] + [a]
-      mul3(this.X, this.Sw, this.Sc);
-      for (let r = 0; r < 9; r++) this.X[r] = this.X[r]! + this.Sa[r]!;
+      mul3(st.X, st.Sw, st.Sc);
+      for (let r = 0; r < 9; r++) st.X[r] = st.X[r]! + st.Sa[r]!;
       // D_vω = m X
-      for (let r = 0; r < 9; r++) this.Y[r] = m * this.X[r]!;
-      D.add3(s, 0, 3, this.Y, 1);
+      for (let r = 0; r < 9; r++) st.Y[r] = m * st.X[r]!;
+      D.add3(s, 0, 3, st.Y, 1);
       // D_ωω = −[ω]J + [Jω] + m[c]X
-      mul3(this.T1, this.Sw, this.J);
-      mul3(this.T2, this.Sc, this.X);
-      for (let r = 0; r < 9; r++) this.T1[r] = -this.T1[r]! + this.SJw[r]! + m * this.T2[r]!;
-      D.add3(s, 3, 3, this.T1, 1);
+      mul3(st.T1, st.Sw, st.J);
+      mul3(st.T2, st.Sc, st.X);
+      for (let r = 0; r < 9; r++) st.T1[r] = -st.T1[r]! + st.SJw[r]! + m * st.T2[r]!;
+      D.add3(s, 3, 3, st.T1, 1);
       // K_vθ = m [ω][ω][c]
-      mul3(this.T1, this.Sw, this.Sw);
-      mul3(this.T2, this.T1, this.Sc);          // T2 = [ω][ω][c]
-      for (let r = 0; r < 9; r++) this.Y[r] = m * this.T2[r]!;
-      K.add3(s, 0, 3, this.Y, 1);
+      mul3(st.T1, st.Sw, st.Sw);
+      mul3(st.T2, st.T1, st.Sc);          // T2 = [ω][ω][c]
+      for (let r = 0; r < 9; r++) st.Y[r] = m * st.T2[r]!;
+      K.add3(s, 0, 3, st.Y, 1);
       // K_ωθ = −[ω](J[ω] − [Jω]) − m([b][c] − [c][ω][ω][c])
-      mul3(this.T1, this.J, this.Sw);
-      for (let r = 0; r < 9; r++) this.T1[r] = this.T1[r]! - this.SJw[r]!;
-      mul3(this.X, this.Sw, this.T1);            // X = [ω](J[ω] − [Jω])
-      mul3(this.T1, this.Sc, this.T2);           // T1 = [c][ω][ω][c]
-      mul3(this.T2, this.Sb, this.Sc);           // T2 = [b][c]
-      for (let r = 0; r < 9; r++) this.X[r] = -this.X[r]! - m * (this.T2[r]! - this.T1[r]!);
-      K.add3(s, 3, 3, this.X, 1);
+      mul3(st.T1, st.J, st.Sw);
+      for (let r = 0; r < 9; r++) st.T1[r] = st.T1[r]! - st.SJw[r]!;
+      mul3(st.X, st.Sw, st.T1);            // X = [ω](J[ω] − [Jω])
+      mul3(st.T1, st.Sc, st.T2);           // T1 = [c][ω][ω][c]
+      mul3(st.T2, st.Sb, st.Sc);           // T2 = [b][c]
+      for (let r = 0; r < 9; r++) st.X[r] = -st.X[r]! - m * (st.T2[r]! - st.T1[r]!);
+      K.add3(s, 3, 3, st.X, 1);
     }
   }
 
   /** the Jacobian blocks of a body with c = 0 (after `load`): D_ωω = −P + [Jω], K_ωθ = −P[ω] + [ω][Jω], P = [ω]J */
-  private addCentred(s: number, K: BlockMatrix, D: BlockMatrix): void {
-    const w = this.w, J = this.J, v = this.Jw, T = this.T1, X = this.X;
+  private addCentred(s: number, K: BlockMatrix, D: BlockMatrix, st: InertialScratch): void {
+    const w = st.w, J = st.J, v = st.Jw, T = st.T1, X = st.X;
     const wx = w[0]!, wy = w[1]!, wz = w[2]!, vx = v[0]!, vy = v[1]!, vz = v[2]!, wv = wx * vx + wy * vy + wz * vz;
     for (let j = 0; j < 3; j++) {
       // column j of P = ω × (column j of J)

@@ -70,7 +70,7 @@ function context(model: Model, q: Float64Array, u: Float64Array): ForceContext {
 /** f in the velocity layout (length nu) of the given forces */
 function forces(model: Model, fs: readonly FrameSpring[], q: Float64Array, u: Float64Array): Float64Array {
   const f = new Float64Array(model.nu), ctx = context(model, q, u);
-  for (const fe of fs) fe.addForces(ctx, f);
+  for (const fe of fs) fe.addForces(ctx, f, fe.createScratch());
   return f;
 }
 
@@ -118,8 +118,7 @@ describe('frame spring Jacobians against central finite differences', () => {
         const { model, spring } = scene(s, angle, a, b);
         const e = checkJacobians(model, model.initialQ, model.initialU, [spring]);
         // the scene has the intended relative rotation
-        forces(model, [spring], model.initialQ, model.initialU);
-        expect(spring.angle).toBeCloseTo(angle, 12);
+        expect(spring.angle(context(model, model.initialQ, model.initialU), spring.createScratch())).toBeCloseTo(angle, 12);
         expect(e.K).toBeLessThan(TOL);
         expect(e.D).toBeLessThan(TOL);
       });
@@ -156,7 +155,7 @@ describe('frame spring forces', () => {
     for (const angle of [0.4, 2.2]) {
       const { model, spring } = scene(55, angle, 'body', 'body', stiff);
       const q = model.initialQ, u = model.initialU, eps = 1e-6;
-      const energy = (qq: Float64Array) => spring.potentialEnergy(context(model, qq, u));
+      const energy = (qq: Float64Array) => spring.potentialEnergy(context(model, qq, u), spring.createScratch());
       const f = forces(model, [spring], q, u);
       const d = new Float64Array(model.nSolve);
       let maxF = 0, maxErr = 0;
@@ -187,7 +186,7 @@ describe('frame spring forces', () => {
     const model = b.build();
     const f = forces(model, [sp], model.initialQ, model.initialU);
     expect(Array.from(f)).toEqual([-0.5 * PARAMS.translationalStiffness, 0, 0, 0, 0, 0]);
-    expect(sp.potentialEnergy(context(model, model.initialQ, model.initialU))).toBeCloseTo(0.5 * PARAMS.translationalStiffness * 0.25, 12);
+    expect(sp.potentialEnergy(context(model, model.initialQ, model.initialU), sp.createScratch())).toBeCloseTo(0.5 * PARAMS.translationalStiffness * 0.25, 12);
   });
 
   it('restores a rotation: frame 2 turned by φ about z gives the torque k_r φ z on A and −k_r φ z on B', () => {
@@ -236,8 +235,8 @@ describe('frame spring forces', () => {
     const torqueA = (angle: number) => {
       const { model, spring } = scene(77, angle, 'body', 'world', { translationalStiffness: 0, rotationalStiffness: PARAMS.rotationalStiffness, translationalDamping: 0, rotationalDamping: 0 });
       const f = forces(model, [spring], model.initialQ, model.initialU);
-      const V = spring.potentialEnergy(context(model, model.initialQ, model.initialU));
-      return { tau: [f[3]!, f[4]!, f[5]!], phi: spring.angle, V };
+      const V = spring.potentialEnergy(context(model, model.initialQ, model.initialU), spring.createScratch());
+      return { tau: [f[3]!, f[4]!, f[5]!], phi: spring.angle(context(model, model.initialQ, model.initialU), spring.createScratch()), V };
     };
     const d = 1e-4, below = torqueA(Math.PI - d), above = torqueA(Math.PI + d);
     expect(below.phi).toBeCloseTo(Math.PI - d, 10);
@@ -266,11 +265,11 @@ describe('frame spring forces', () => {
     const u = new Float64Array(model.nu);
     const f = forces(model, springs, model.initialQ, u);
     for (const x of f) expect(Math.abs(x)).toBeLessThan(1e-12);
-    for (const s of springs) expect(s.potentialEnergy(context(model, model.initialQ, u))).toBeLessThan(1e-26);
+    for (const s of springs) expect(s.potentialEnergy(context(model, model.initialQ, u), s.createScratch())).toBeLessThan(1e-26);
     // and it really is attached there: moving A by δ stretches 'aw' by δ
     const q = model.initialQ.slice();
     q[A.qOffset] = q[A.qOffset]! + 0.01;
-    expect(springs[1]!.potentialEnergy(context(model, q, u))).toBeCloseTo(0.5 * PARAMS.translationalStiffness * 1e-4, 12);
+    expect(springs[1]!.potentialEnergy(context(model, q, u), springs[1]!.createScratch())).toBeCloseTo(0.5 * PARAMS.translationalStiffness * 1e-4, 12);
   });
 
   it('rejects invalid parameters', () => {

@@ -42,10 +42,10 @@ export interface ForceEval {
 /** evaluates a chosen set of forces of a model (all of them by default) */
 export function forceEval(model: Model, forces: readonly ForceEffector[] = model.forces): ForceEval {
   const pattern = new BlockPattern(model.blockSize, model.blockStart);
-  for (const fe of forces) fe.setup(pattern);
+  // the oracle's own scratch for each force (a workspace of its own)
+  const scratch = forces.map((fe) => fe.createScratch());
+  forces.forEach((fe, i) => fe.setup(pattern, scratch[i]));
   const layout = pattern.build();
-  // the forces now hold this pattern's slots: make any ForceSystem re-bind them
-  for (const fe of forces) fe.boundSignature = `fd-oracle:${layout.signature}`;
   const kin = new Kinematics(model), pm = new PointMap();
   const K = new BlockMatrix(layout), D = new BlockMatrix(layout);
   const ctx = (q: Float64Array, u: Float64Array) => { kin.update(q); return { model, q, u, kin, pm }; };
@@ -53,13 +53,13 @@ export function forceEval(model: Model, forces: readonly ForceEffector[] = model
     f(q, u) {
       const f = new Float64Array(model.nu);
       const c = ctx(q, u);
-      for (const fe of forces) fe.addForces(c, f);
+      forces.forEach((fe, i) => fe.addForces(c, f, scratch[i]));
       return gather(model, f);
     },
     jacobians(q, u) {
       const c = ctx(q, u);
       K.zero(); D.zero();
-      for (const fe of forces) fe.addJacobians(c, K, D);
+      forces.forEach((fe, i) => fe.addJacobians(c, K, D, scratch[i]));
       return { K: cscToDense(K.csc()), D: cscToDense(D.csc()), n: layout.n };
     },
   };
