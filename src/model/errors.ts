@@ -4,7 +4,12 @@
  * state (exit code 3). `NonFiniteError` is internal: raised inside a step, it becomes the
  * DivergenceError with the step number.
  */
+/** bad input: a model, an option or an argument; the message is one line, `path: detail` */
 export class ModelError extends Error {
+  /**
+   * @param path where: a JSON path (`bodies[2].inertia`) or a component or call (`body "arm".applyForce(f)`)
+   * @param detail what is wrong
+   */
   constructor(readonly path: string, readonly detail: string) {
     super(`${path}: ${detail}`);
     this.name = 'ModelError';
@@ -16,7 +21,14 @@ export class NonFiniteError extends Error {
   constructor(readonly component: string, readonly detail: string) { super(`${component}: ${detail}`); }
 }
 
+/** a step whose state became non-finite or whose linear system failed; the state is the last good one */
 export class DivergenceError extends Error {
+  /**
+   * @param step the step that failed (1 for the first)
+   * @param time the time it would have reached, s
+   * @param component the component, force or constraint at fault (`body "arm"`)
+   * @param detail what happened
+   */
   constructor(readonly step: number, readonly time: number, readonly component: string, readonly detail: string) {
     super(`diverged at step ${step} (t = ${time.toPrecision(6)} s): ${component}: ${detail}`);
     this.name = 'DivergenceError';

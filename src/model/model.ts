@@ -15,39 +15,69 @@ import type { BilateralConstraint } from '../constraints/constraint.js';
 import { ModelError } from './errors.js';
 import { applySoftness } from '../constraints/softness.js';
 
+/** a 3-vector [x, y, z] */
 export type Vec3Tuple = [number, number, number];
+/** a quaternion [w, x, y, z] */
 export type QuatTuple = [number, number, number, number];
 
+/** a point mass: 3 entries of q (position) and 3 of u (velocity), world axes */
 export interface Particle {
+  /** the kind of component */
   readonly kind: 'particle';
+  /** its unique name */
   readonly name: string;
-  readonly index: number;      // component index in Model.components
-  readonly mass: number;       // kg
-  readonly dynamic: boolean;
-  readonly qOffset: number;    // into State.q, 3 entries
-  readonly uOffset: number;    // into State.u, 3 entries
-  readonly block: number;      // solve block index, −1 when not dynamic
-}
-
-export interface RigidBody {
-  readonly kind: 'body';
-  readonly name: string;
+  /** component index in Model.components */
   readonly index: number;
-  readonly mass: number;                 // kg
-  readonly inertia: Float64Array;        // (9) row-major J about the centre of mass, body axes, kg·m²
-  readonly com: Float64Array;            // (3) centre of mass in body coordinates, m
+  /** kg */
+  readonly mass: number;
+  /** false: it stays where it is */
   readonly dynamic: boolean;
-  readonly qOffset: number;              // 7 entries: origin (3), quaternion wxyz (4)
-  readonly uOffset: number;              // 6 entries: v of origin (3), ω (3), both world
+  /** into State.q, 3 entries */
+  readonly qOffset: number;
+  /** into State.u, 3 entries */
+  readonly uOffset: number;
+  /** solve block index, −1 when not dynamic */
   readonly block: number;
 }
 
+/**
+ * a rigid body: 7 entries of q (frame origin, unit quaternion [w, x, y, z] body → world) and 6 of u
+ * (the origin's velocity and the angular velocity, world axes)
+ */
+export interface RigidBody {
+  /** the kind of component */
+  readonly kind: 'body';
+  /** its unique name */
+  readonly name: string;
+  /** component index in Model.components */
+  readonly index: number;
+  /** kg */
+  readonly mass: number;
+  /** (9) row-major J about the centre of mass, body axes, kg·m² */
+  readonly inertia: Float64Array;
+  /** (3) centre of mass in body coordinates, m */
+  readonly com: Float64Array;
+  /** false: it stays where it is */
+  readonly dynamic: boolean;
+  /** 7 entries: origin (3), quaternion wxyz (4) */
+  readonly qOffset: number;
+  /** 6 entries: v of origin (3), ω (3), both world */
+  readonly uOffset: number;
+  /** solve block index, −1 when not dynamic */
+  readonly block: number;
+}
+
+/** a particle or a rigid body: what has entries in the state */
 export type Component = Particle | RigidBody;
 
+/** a named point fixed on a body */
 export interface Marker {
+  /** its unique name */
   readonly name: string;
-  readonly body: number;                 // component index of its rigid body
-  readonly location: Float64Array;       // (3) in body coordinates, m
+  /** component index of its rigid body */
+  readonly body: number;
+  /** (3) in body coordinates, m */
+  readonly location: Float64Array;
 }
 
 /**
@@ -60,6 +90,7 @@ export interface Marker {
  * - 'spook': the regularized, stabilized rows of 001 eq. 23 with relaxation d steps, no projection.
  */
 export interface Stabilization {
+  /** the method: projection (default), Baumgarte feedback or SPOOK */
   method: 'projection' | 'baumgarte' | 'spook';
   /** Baumgarte α (1/s), default 40 (a critically damped error with a 0.05 s time constant) */
   alpha?: number;
@@ -117,28 +148,50 @@ export interface ModelSettings {
   step: number;
 }
 
+/** the settings a model has unless it says otherwise */
 export const DEFAULT_SETTINGS: Readonly<ModelSettings> = Object.freeze({
   gravity: Object.freeze([0, 0, -9.81]) as unknown as Vec3Tuple, integrator: 'implicit-euler', step: 0.01,
   stabilization: Object.freeze({ method: 'projection' }) as Stabilization,
   geometricStiffness: false,
 });
 
+/**
+ * A model: components, markers, forces, constraints and settings, and the layout of the state
+ * vectors. Immutable once built (by `parseModel`, `loadModel` or a `ModelBuilder`): every run-time
+ * number lives in the Simulation. One model may back many simulations at once.
+ */
 export class Model {
+  /** the particles and bodies, in the order of the state vectors */
   readonly components: readonly Component[];
+  /** the markers */
   readonly markers: readonly Marker[];
+  /** @internal the force effectors, built-in ones (gravity, inertial forces, damping) first */
   readonly forces: readonly ForceEffector[];
+  /** gravity, integrator, step, stabilization, geometric stiffness */
   readonly settings: Readonly<ModelSettings>;
-  readonly nq: number;                    // length of State.q
-  readonly nu: number;                    // length of State.u
+  /** length of State.q */
+  readonly nq: number;
+  /** length of State.u */
+  readonly nu: number;
+  /** @internal the joints and distance constraints */
   readonly constraints: readonly BilateralConstraint[];
-  readonly blockComponent: Int32Array;    // (nComponentBlocks) component index of each component block
-  readonly blockSize: Int32Array;         // (nBlocks) 3 or 6 for components, then the row count of each constraint
-  readonly blockStart: Int32Array;        // (nBlocks + 1) offset of each block in the KKT vector
-  readonly nSolve: number;                // n: number of velocity unknowns in the solve
-  readonly nRows: number;                 // m: number of constraint rows
-  readonly nKkt: number;                  // n + m
-  readonly rowStart: Int32Array;          // (nConstraints + 1) first row of each constraint (0-based in the m rows)
+  /** @internal (nComponentBlocks) component index of each component block */
+  readonly blockComponent: Int32Array;
+  /** @internal (nBlocks) 3 or 6 for components, then the row count of each constraint */
+  readonly blockSize: Int32Array;
+  /** @internal (nBlocks + 1) offset of each block in the KKT vector */
+  readonly blockStart: Int32Array;
+  /** @internal n: number of velocity unknowns in the solve */
+  readonly nSolve: number;
+  /** @internal m: number of constraint rows */
+  readonly nRows: number;
+  /** @internal n + m */
+  readonly nKkt: number;
+  /** @internal (nConstraints + 1) first row of each constraint (0-based in the m rows) */
+  readonly rowStart: Int32Array;
+  /** (nq) the initial positions */
   readonly initialQ: Float64Array;
+  /** (nu) the initial velocities */
   readonly initialU: Float64Array;
 
   /** @internal use ModelAssembler */
@@ -190,7 +243,9 @@ export class Model {
     applySoftness(this);
   }
 
+  /** the particles */
   get particles(): Particle[] { return this.components.filter((c): c is Particle => c.kind === 'particle'); }
+  /** the rigid bodies */
   get bodies(): RigidBody[] { return this.components.filter((c): c is RigidBody => c.kind === 'body'); }
 
   /** velocity unknowns of the dynamic components */

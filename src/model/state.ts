@@ -5,10 +5,15 @@
  */
 import type { Model } from './model.js';
 
+/** a copy of everything the rest of a run depends on (Simulation.checkpoint) */
 export interface Checkpoint {
+  /** time, s */
   readonly t: number;
+  /** steps taken since t = 0 */
   readonly step: number;
+  /** (nq) positions */
   readonly q: Float64Array;
+  /** (nu) velocities */
   readonly u: Float64Array;
   /**
    * what a simulation carries from step to step besides q and u (Simulation.checkpoint): the
@@ -18,21 +23,28 @@ export interface Checkpoint {
   readonly carried?: Float64Array;
 }
 
+/** the mutable state of a simulation: time, positions q and velocities u, laid out by the model */
 export class State {
+  /** time, s */
   t = 0;
-  step = 0;                    // steps taken since t = 0
-  readonly q: Float64Array;    // (nq)
-  readonly u: Float64Array;    // (nu)
+  /** steps taken since t = 0 */
+  step = 0;
+  /** (nq) positions: per particle x, y, z; per body the origin and the quaternion [w, x, y, z] */
+  readonly q: Float64Array;
+  /** (nu) velocities: per particle v; per body the origin's v and ω, world axes */
+  readonly u: Float64Array;
 
   constructor(model: Model) {
     this.q = model.initialQ.slice();
     this.u = model.initialU.slice();
   }
 
+  /** a copy of t, q and u */
   checkpoint(): Checkpoint {
     return { t: this.t, step: this.step, q: this.q.slice(), u: this.u.slice() };
   }
 
+  /** t, q and u from a checkpoint of the same model */
   restore(c: Checkpoint): void {
     if (c.q.length !== this.q.length || c.u.length !== this.u.length) throw new Error('checkpoint does not match this model');
     this.t = c.t;
