@@ -25,7 +25,7 @@ export async function loadModel(path: string): Promise<Model> {
   return parseModel(await readModelText(path), { source: path });
 }
 
-/** like loadModel, also returning the file's `duration` and the validated document */
+/** @internal like loadModel, also returning the file's `duration` and the validated document (for the CLI) */
 export async function loadModelDocument(path: string): Promise<LoadedModel> {
   return parseModelDocument(await readModelText(path), path);
 }

@@ -15,12 +15,12 @@ import { Rk4Scratch, rk4 } from './integrators/rk4.js';
 import { Projection } from './integrators/stabilize.js';
 import { INTEGRATORS, type IntegratorName } from './integrators/names.js';
 import type { StepSolverOptions } from './solvers/stepSolver.js';
-import { RunMonitor, type WorstViolation, type FastestTurn } from './report/monitor.js';
+import { RunMonitor, type WorstViolation, type FastestTurn, type Violation } from './report/monitor.js';
 import { WarningLog, type SimulationWarning, type WarningKind, type WarningListener } from './report/warnings.js';
 import { BodyHandle, ParticleHandle, JointHandle, ForceHandle, findByName } from './api/handles.js';
 import { checkRunLength, type RunOptions, type RunResult } from './api/run.js';
 
-export type { WorstViolation, FastestTurn } from './report/monitor.js';
+export type { WorstViolation, FastestTurn, Violation } from './report/monitor.js';
 export { FAST_TURN, GIMBAL_WARN_COS } from './report/monitor.js';
 
 /** options of a Simulation; every one overrides the model's setting of the same name */
@@ -326,7 +326,7 @@ export class Simulation {
   }
 
   /** the largest |g| over the hard rows at the current state (m or rad), and its constraint; null without hard rows */
-  largestViolation(): { value: number; constraint: string } | null { return this.monitor.largestViolation(); }
+  largestViolation(): Violation | null { return this.monitor.largestViolation(); }
 
   /** solver health and records since the simulation was made; `restore` does not reset them */
   get diagnostics(): Diagnostics {

@@ -37,6 +37,14 @@ export function findByName<K extends Kind>(model: Model, kind: K, name: string):
   throw new ModelError(`${kind}(${JSON.stringify(name)})`, `no ${kind} named ${JSON.stringify(name)} (${some})`);
 }
 
+/** a force and a torque, world axes; each use says about which point the torque is taken */
+export interface Wrench {
+  /** force, N */
+  force: Vec3Tuple;
+  /** torque, N·m */
+  torque: Vec3Tuple;
+}
+
 /** a rigid body of a simulation: its pose, velocities and the external loads on it */
 export class BodyHandle {
   /** its name in the model */
@@ -107,7 +115,7 @@ export class BodyHandle {
   }
 
   /** the held load: the force (N) and the torque about the body frame's origin (N·m), world axes */
-  get load(): { force: Vec3Tuple; torque: Vec3Tuple } {
+  get load(): Wrench {
     const e = this.sim.ws.fs.external, o = this.b.uOffset;
     return { force: [e[o]!, e[o + 1]!, e[o + 2]!], torque: [e[o + 3]!, e[o + 4]!, e[o + 5]!] };
   }
@@ -161,13 +169,6 @@ export class ParticleHandle {
   clearLoads(): this { this.sim.ws.fs.external.fill(0, this.p.uOffset, this.p.uOffset + 3); return this; }
 }
 
-/** the force and torque a constraint applies, world axes */
-export interface Wrench {
-  /** N */
-  force: Vec3Tuple;
-  /** N·m, about the joint's anchor */
-  torque: Vec3Tuple;
-}
 
 /** a joint or distance constraint of a simulation: its coordinates and its reaction */
 export class JointHandle {

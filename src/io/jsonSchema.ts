@@ -8,6 +8,7 @@
 import * as z from 'zod';
 import { ModelFileSchema, modelDocs } from './schema.js';
 
+/** the JSON Schema of the model file, for editors and other tools (docs/model.schema.json) */
 export function modelJsonSchema(): Record<string, unknown> {
   const generated = z.toJSONSchema(ModelFileSchema, { target: 'draft-2020-12', io: 'input', metadata: modelDocs, unrepresentable: 'throw' });
   // a stable header first: $schema and title, then the generated body

@@ -43,6 +43,14 @@ export interface WorstViolation {
   constraint: string | null;
 }
 
+/** the largest violation of a hard constraint row at one state */
+export interface Violation {
+  /** |g|, m or rad */
+  value: number;
+  /** the constraint it belongs to */
+  constraint: string;
+}
+
 /** the largest rotation of a body in one step, h|ω| over the end-of-step states so far (rad) */
 export interface FastestTurn {
   /** h|ω| (0 before the first step, or without bodies) */
@@ -120,7 +128,7 @@ export class RunMonitor {
   }
 
   /** the largest |g| over the hard rows at the current state (m or rad), and its constraint; null without hard rows */
-  largestViolation(): { value: number; constraint: string } | null {
+  largestViolation(): Violation | null {
     const cs = this.ws.cs;
     if (!cs.hasHardRows) return null;
     const g = this.violationNow(), i = cs.worstHardRow(g);

@@ -35,6 +35,7 @@ export const ACCEPTABLE_RESIDUAL = 1e-12;
  */
 export const CORRECTIONS = 3;
 
+/** options of the linear solver of the step (sparse LDLᵀ with refinement) */
 export interface StepSolverOptions {
   /** fill-reducing ordering of the LDLᵀ (default 'amd') */
   ordering?: 'amd' | 'natural';
