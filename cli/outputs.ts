@@ -1,16 +1,19 @@
 /**
- * The optional trajectory columns of `vinculum run --outputs` (docs/model-format.md, Command
- * line): joint coordinates and their rates (`joints`), and the reaction wrench of every joint
- * (`forces`): the force on side A in world axes (N) and the torque on A about the joint anchor
- * (N·m), from the multipliers of the last step.
+ * The optional trajectory columns of `vinculum run --outputs` (docs/cli.md): velocities, marker
+ * positions, joint coordinates and rates, joint reactions, spring readouts and energies. They are
+ * read through the simulation's handles (`sim.body(name)`, `sim.joint(name)`, `sim.force(name)`,
+ * `sim.energy()`), created once per run.
  */
 import { InvalidArgumentError } from 'commander';
-import type { Simulation } from '../src/simulation.js';
-import type { Model } from '../src/model/model.js';
+import type { Simulation, BodyHandle, ParticleHandle, JointHandle, ForceHandle } from '../src/index.js';
+import type { Vec3Tuple } from '../src/index.js';
 import { Joint } from '../src/constraints/joint.js';
-import { constraintWrench, WrenchScratch } from '../src/constraints/report.js';
+import { PathSpring } from '../src/forces/pathSpring.js';
+import { FrameSpring } from '../src/forces/frameSpring.js';
 
-export const OUTPUT_GROUPS = ['joints', 'forces'] as const;
+/** the groups of `--outputs`, in the order their columns follow the positions */
+export const OUTPUT_GROUPS = ['velocities', 'markers', 'joints', 'forces', 'springs', 'energy'] as const;
+/** a group of `--outputs` */
 export type OutputGroup = (typeof OUTPUT_GROUPS)[number];
 
 /** `--outputs` parser: a comma list of groups, or `all`; throws InvalidArgumentError (exit 2) */
@@ -26,11 +29,17 @@ export function parseOutputs(s: string): OutputGroup[] {
 
 /** the groups of `--outputs` and their columns, for `vinculum run --help` (docs/cli.md has the details) */
 export const OUTPUTS_HELP = `
-Output groups (--outputs, with --out; the columns follow the positions, in this order):
+Output groups (--outputs, with --out; world axes, SI units; columns after the positions, in this order):
+  velocities  <particle>.vx,vy,vz; <body>.vx,vy,vz (its frame origin), <body>.wx,wy,wz (angular)
+  markers     <marker>.x,y,z: the marker's world position
   joints      <joint>.<coordinate> for each coordinate of each joint (m or rad),
               then <joint>.<coordinate>_rate for each (m/s or rad/s)
-  forces      <joint>.fx,fy,fz: the constraint force on side A (world axes, N);
+  forces      <joint>.fx,fy,fz: the constraint force on side A (N);
               <joint>.mx,my,mz: the torque on side A about the joint anchor (N·m)
+  springs     <spring>.length,rate,tension (m, m/s, N); with via points also
+              <spring>.segment0 … (each segment's length, m); <frame-spring>.fx,fy,fz,mx,my,mz
+              (the force on body B, N, and the torque about B's frame origin, N·m)
+  energy      energy.kinetic, energy.potential, energy.total (J)
   all         every group
 `;
 
@@ -47,58 +56,119 @@ export interface OutputColumns {
   values(sim: Simulation, started: boolean, out: number[]): void;
 }
 
-export class ConstraintColumns implements OutputColumns {
-  readonly columns: string[] = [];
-  /** singular joint coordinates met while recording, once per joint */
-  readonly warnings: string[] = [];
-  private readonly joints: Joint[];
-  private readonly coords: Float64Array;
-  private readonly wrench = new Float64Array(6);
-  private readonly scratch = new WrenchScratch();
-  private readonly singular = new Set<string>();
-  private readonly withJoints: boolean;
-  private readonly withForces: boolean;
+/** one group's columns and how to read them */
+interface Group {
+  columns: string[];
+  read(started: boolean, out: number[]): void;
+}
 
-  constructor(private readonly model: Model, groups: readonly OutputGroup[]) {
-    this.withJoints = groups.includes('joints');
-    this.withForces = groups.includes('forces');
-    this.joints = this.withJoints ? model.constraints.filter((c): c is Joint => c instanceof Joint) : [];
-    // per joint: its coordinates, then their rates
-    for (const j of this.joints) {
-      for (const n of j.coordinateNames) this.columns.push(`${j.name}.${n}`);
-      for (const n of j.coordinateNames) this.columns.push(`${j.name}.${n}_rate`);
-    }
-    if (this.withForces) for (const c of model.constraints) for (const k of WRENCH_COLUMNS) this.columns.push(`${c.name}.${k}`);
-    this.coords = new Float64Array(Math.max(3, ...this.joints.map((j) => j.coordinateNames.length)));
-  }
+const push3 = (out: number[], v: Vec3Tuple): void => { out.push(v[0], v[1], v[2]); };
 
-  /** the values of the columns at the simulation's state; `started`: a step has run (λ is set) */
-  values(sim: Simulation, started: boolean, out: number[]): void {
-    if (this.columns.length === 0) return;
-    const ctx = sim.ws.fs.bind(sim.state.q, sim.state.u);
-    for (const j of this.joints) {
-      const n = j.coordinateNames.length;
-      j.coordinates(ctx, this.coords);
-      for (let k = 0; k < n; k++) out.push(this.coords[k]!);
-      j.coordinateRates(ctx, this.coords);
-      for (let k = 0; k < n; k++) out.push(this.coords[k]!);
-      if (n > 0 && !this.singular.has(j.name) && j.isSingular(ctx)) {
-        this.singular.add(j.name);
-        this.warnings.push(`t = ${Number(sim.state.t.toPrecision(6))} s: joint "${j.name}" (${j.type}) is at a singular configuration of its coordinates; their rates there are finite limits`);
+function velocities(sim: Simulation): Group {
+  const particles: ParticleHandle[] = [], bodies: BodyHandle[] = [];
+  const columns: string[] = [];
+  for (const p of sim.model.particles) { particles.push(sim.particle(p.name)); columns.push(`${p.name}.vx`, `${p.name}.vy`, `${p.name}.vz`); }
+  for (const b of sim.model.bodies) {
+    bodies.push(sim.body(b.name));
+    for (const k of ['vx', 'vy', 'vz', 'wx', 'wy', 'wz']) columns.push(`${b.name}.${k}`);
+  }
+  return {
+    columns,
+    read: (_started, out) => {
+      for (const p of particles) push3(out, p.velocity);
+      for (const b of bodies) { push3(out, b.velocity); push3(out, b.angularVelocity); }
+    },
+  };
+}
+
+function markers(sim: Simulation): Group {
+  const list = sim.model.markers.map((m) => ({ body: sim.body(sim.model.components[m.body]!.name), at: m.location }));
+  return {
+    columns: sim.model.markers.flatMap((m) => [`${m.name}.x`, `${m.name}.y`, `${m.name}.z`]),
+    read: (_started, out) => { for (const m of list) push3(out, m.body.worldPoint(m.at)); },
+  };
+}
+
+/**
+ * Joint coordinates and rates. A joint met at a singular configuration of its coordinates is
+ * reported once in `warnings`, except the gimbal, which the simulation itself warns about.
+ */
+function joints(sim: Simulation, warnings: string[]): Group {
+  const list = sim.model.constraints.flatMap((c, ci) => (c instanceof Joint && c.coordinateNames.length > 0 ? [{ ci, c, h: sim.joint(c.name) }] : []));
+  const warned = new Set<number>();
+  return {
+    columns: list.flatMap(({ h }) => [...h.coordinateNames.map((n) => `${h.name}.${n}`), ...h.coordinateNames.map((n) => `${h.name}.${n}_rate`)]),
+    read: (_started, out) => {
+      for (const { ci, c, h } of list) {
+        out.push(...h.coordinates, ...h.rates);
+        if (c.type !== 'gimbal' && !warned.has(ci) && sim.ws.cs.isSingular(ci, sim.state.q, sim.state.u)) {
+          warned.add(ci);
+          warnings.push(`t = ${Number(sim.state.t.toPrecision(6))} s: joint "${c.name}" (${c.type}) is at a singular configuration of its coordinates; their rates there are finite limits`);
+        }
       }
-    }
-    if (this.withForces) {
-      const lambda = sim.ws.cs.lambda;
-      for (let ci = 0; ci < this.model.constraints.length; ci++) {
-        if (!started) { for (let k = 0; k < 6; k++) out.push(0); continue; }
-        constraintWrench(this.model, ctx, lambda, ci, this.wrench, this.scratch);
-        for (let k = 0; k < 6; k++) out.push(this.wrench[k]!);
+    },
+  };
+}
+
+function reactions(sim: Simulation): Group {
+  const list: JointHandle[] = sim.model.constraints.map((c) => sim.joint(c.name));
+  return {
+    columns: list.flatMap((h) => WRENCH_COLUMNS.map((k) => `${h.name}.${k}`)),
+    read: (started, out) => {
+      for (const h of list) {
+        if (!started) { out.push(0, 0, 0, 0, 0, 0); continue; }   // no constraint forces before the first step
+        const { force, torque } = h.reaction;
+        push3(out, force);
+        push3(out, torque);
       }
+    },
+  };
+}
+
+function springs(sim: Simulation): Group {
+  const list: { h: ForceHandle; segments: number }[] = [];
+  const columns: string[] = [];
+  for (const f of sim.model.forces) {
+    if (f instanceof PathSpring) {
+      const segments = f.n > 1 ? f.n : 0;   // one segment: its length is the spring's
+      list.push({ h: sim.force(f.name), segments });
+      columns.push(`${f.name}.length`, `${f.name}.rate`, `${f.name}.tension`);
+      for (let k = 0; k < segments; k++) columns.push(`${f.name}.segment${k}`);
+    } else if (f instanceof FrameSpring) {
+      list.push({ h: sim.force(f.name), segments: 0 });
+      columns.push(...WRENCH_COLUMNS.map((k) => `${f.name}.${k}`));
     }
   }
+  return {
+    columns,
+    read: (_started, out) => {
+      for (const { h, segments } of list) {
+        if (h.kind === 'frame-spring') { const { force, torque } = h.wrench; push3(out, force); push3(out, torque); continue; }
+        out.push(h.length, h.rate, h.tension);
+        if (segments > 0) out.push(...h.segments);
+      }
+    },
+  };
+}
+
+function energy(sim: Simulation): Group {
+  return {
+    columns: ['energy.kinetic', 'energy.potential', 'energy.total'],
+    read: (_started, out) => { const e = sim.energy(); out.push(e.kinetic, e.potential, e.total); },
+  };
 }
 
 /** the `--outputs` columns of `groups` for a run of `sim` */
 export function makeOutputColumns(sim: Simulation, groups: readonly OutputGroup[]): OutputColumns {
-  return new ConstraintColumns(sim.model, groups);
+  const warnings: string[] = [];
+  const make: Record<OutputGroup, () => Group> = {
+    velocities: () => velocities(sim), markers: () => markers(sim), joints: () => joints(sim, warnings),
+    forces: () => reactions(sim), springs: () => springs(sim), energy: () => energy(sim),
+  };
+  const parts = OUTPUT_GROUPS.filter((g) => groups.includes(g)).map((g) => make[g]());
+  return {
+    columns: parts.flatMap((p) => p.columns),
+    warnings,
+    values: (_sim, started, out) => { for (const p of parts) p.read(started, out); },
+  };
 }

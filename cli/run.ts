@@ -3,12 +3,11 @@
  * before the first step, steps the simulation while streaming the trajectory, prints warnings and
  * progress on stderr as they come, and the summary on stdout at the end.
  */
-import { Simulation } from '../src/simulation.js';
-import { DivergenceError } from '../src/model/errors.js';
+import { Simulation, MAX_STEPS, DivergenceError, type SimulationWarning } from '../src/index.js';
 import type { IntegratorName } from '../src/integrators/names.js';
 import type { LoadedModel } from '../src/io/loader.js';
 import type { AtomicWriter, CliIo } from './io.js';
-import { CliError, fmt, messageOf, oneLine } from './common.js';
+import { CliError, messageOf, oneLine } from './common.js';
 import { loadDemo, loadModelFile } from './load.js';
 import { DEFAULT_DURATION } from './info.js';
 import { Progress } from './progress.js';
@@ -16,8 +15,8 @@ import { Recorder } from './recorder.js';
 import { summary } from './summary.js';
 import { makeOutputColumns, type OutputColumns, type OutputGroup } from './outputs.js';
 
-/** the default of `--max-steps`: runs of more steps are refused before they start */
-export const DEFAULT_MAX_STEPS = 1e8;
+/** the default of `--max-steps`: runs of more steps are refused before they start (as `Simulation.run` does) */
+export const DEFAULT_MAX_STEPS = MAX_STEPS;
 
 /** the options of `vinculum run`, as commander parses them */
 export interface RunOptions {
@@ -32,14 +31,6 @@ export interface RunOptions {
   strict?: boolean;
 }
 
-/** the text of a warning, whether the simulation keeps strings or objects with a message */
-const warningText = (w: unknown): string =>
-  (typeof w === 'object' && w !== null && 'message' in w ? String(w.message) : String(w));
-
-/** whether a warning reports instability (energy growth): its kind, or its text's first word */
-const isInstability = (w: unknown): boolean =>
-  (typeof w === 'object' && w !== null && 'kind' in w ? w.kind === 'instability' : /^instability\b/i.test(warningText(w)));
-
 /**
  * The number of steps of a run, ⌈duration / h⌉; a count that is not finite or above `cap` is a
  * usage error naming where the duration and the step come from.
@@ -47,12 +38,13 @@ const isInstability = (w: unknown): boolean =>
 export function stepCount(loaded: LoadedModel, opts: RunOptions): number {
   const duration = opts.duration ?? loaded.duration ?? DEFAULT_DURATION;
   const h = opts.step ?? loaded.model.settings.step;
-  const ratio = duration / h;
-  if (ratio <= opts.maxSteps) return Math.max(1, Math.ceil(ratio - 1e-9));
+  // ⌈duration / h⌉, as Simulation.run counts; a step that would only pass the end by rounding is not taken
+  const n = Math.ceil(duration / h - 1e-9);
+  if (n <= opts.maxSteps) return Math.max(1, n);
   const from = opts.duration !== undefined ? `--duration ${opts.duration}`
     : loaded.duration !== undefined ? `"duration": ${loaded.duration}` : `the default duration ${DEFAULT_DURATION}`;
   const by = opts.step !== undefined ? `--step ${opts.step}` : `"step": ${h}`;
-  const count = Number.isFinite(ratio) ? `${fmt(Math.ceil(ratio))} steps` : 'an unbounded number of steps';
+  const count = !Number.isFinite(n) ? 'more than 1e308 steps' : n < 1e9 ? `${n} steps` : `${n.toExponential(2)} steps`;
   throw new CliError(2, `${from} s at ${by} s takes ${count}, more than --max-steps ${opts.maxSteps}; `
     + 'shorten the duration, lengthen the step, or raise --max-steps');
 }
@@ -108,27 +100,34 @@ async function commit(writer: AtomicWriter): Promise<void> {
   }
 }
 
-/** prints the warnings of the simulation and of the output columns on stderr as they appear */
+/**
+ * Prints the warnings of the simulation (as it raises them) and of the output columns on stderr,
+ * and keeps the first instability warning for --strict.
+ */
 class WarningPrinter {
   count = 0;
-  private simSeen = 0;
+  /** the first instability warning (energy growth) */
+  instability: SimulationWarning | null = null;
   private extraSeen = 0;
+  private readonly listener = (w: SimulationWarning): void => {
+    this.print(w.message);
+    if (w.kind === 'instability') this.instability ??= w;
+  };
 
-  constructor(private readonly sim: Simulation, private readonly extra: OutputColumns | null, private readonly progress: Progress) {}
+  /** prints the warnings raised while the simulation was made, and listens for the rest */
+  constructor(private readonly sim: Simulation, private readonly extra: OutputColumns | null, private readonly progress: Progress) {
+    for (const w of sim.warningLog) this.listener(w);
+    sim.on('warning', this.listener);
+  }
 
-  /** prints the new warnings; returns the first new instability warning, if any */
-  poll(): string | null {
-    let instability: string | null = null;
-    const fromSim = this.sim.warnings as readonly unknown[];
-    for (; this.simSeen < fromSim.length; this.simSeen++) {
-      const w = fromSim[this.simSeen];
-      this.print(warningText(w));
-      if (instability === null && isInstability(w)) instability = warningText(w);
-    }
+  /** prints the output columns' new warnings */
+  poll(): void {
     const fromExtra = this.extra?.warnings ?? [];
     for (; this.extraSeen < fromExtra.length; this.extraSeen++) this.print(fromExtra[this.extraSeen]!);
-    return instability;
   }
+
+  /** stops listening */
+  close(): void { this.sim.off('warning', this.listener); }
 
   private print(text: string): void {
     this.count++;
@@ -143,21 +142,22 @@ async function simulate(io: CliIo, sim: Simulation, steps: number, opts: RunOpti
   const progress = new Progress(io, steps, start, !opts.quiet);
   const warnings = new WarningPrinter(sim, extra, progress);
   const every = opts.every;
-  recorder?.record(sim, false);
-  warnings.poll();
-  let i = 0;
   try {
-    for (i = 1; i <= steps; i++) {
+    recorder?.record(sim, false);
+    warnings.poll();
+    for (let i = 1; i <= steps; i++) {
       sim.step();
       if (recorder && i % every === 0) recorder.record(sim, true);
-      const unstable = warnings.poll();
-      if (unstable !== null && opts.strict) throw new CliError(3, `${oneLine(unstable)} (--strict)`);
+      warnings.poll();
+      if (opts.strict && warnings.instability) throw new CliError(3, `${oneLine(warnings.instability.message)} (--strict)`);
       await progress.update(i, now(), sim.state.t);
     }
   } catch (e) {
     progress.stop();
     if (e instanceof DivergenceError) throw new CliError(3, e.message);
     throw e;
+  } finally {
+    warnings.close();
   }
   progress.stop(steps, sim.state.t);
   return { wall: now() - start, warnings: warnings.count };

@@ -6,87 +6,14 @@
  * write is checked on a temporary folder.
  */
 import { describe, it, expect } from 'vitest';
-import { readFile } from 'node:fs/promises';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { runCli, type CliIo, type AtomicWriter } from '../../cli/main.js';
+import { runCli } from '../../cli/main.js';
 import { writeTextFileAtomic, readTextFile } from '../../node/files.js';
 import { modelJsonSchema } from '../../src/io/jsonSchema.js';
-
-interface Fake { io: CliIo; out: () => string; err: () => string; files: Map<string, string> }
-
-/** an AtomicWriter into `mem`: the text appears under `path` at commit */
-function memWriter(mem: Map<string, string>, path: string): AtomicWriter {
-  const parts: string[] = [];
-  return {
-    path,
-    tempPath: `.${path}.tmp`,
-    write: (t) => { parts.push(t); },
-    commit: async () => { mem.set(path, parts.join('')); },
-    abort: async () => { parts.length = 0; },
-  };
-}
-
-/** in-memory files; anything else is read from disk (the bundled demo) */
-function fake(files: Record<string, string> = {}): Fake {
-  const out: string[] = [], err: string[] = [];
-  const mem = new Map(Object.entries(files));
-  const io: CliIo = {
-    stdout: (s) => { out.push(s); },
-    stderr: (s) => { err.push(s); },
-    isTTY: false,
-    readFile: async (p) => mem.get(p) ?? readFile(p, 'utf8'),
-    writeFileAtomic: async (p, t) => { mem.set(p, t); },
-    openAtomic: async (p) => memWriter(mem, p),
-  };
-  return { io, out: () => out.join(''), err: () => err.join(''), files: mem };
-}
-
-/** a particle on a spring, a fixed anchor, and a body held by a bushing: 3 + 6 DOF */
-const tiny = JSON.stringify({
-  version: 1, step: 0.01, duration: 0.1,
-  particles: [{ name: 'p', mass: 1, position: [1, 0, 0] }, { name: 'anchor', mass: 1, position: [0, 0, 0], dynamic: false }],
-  bodies: [{ name: 'b', mass: 1, shape: { type: 'box', size: [0.1, 0.1, 0.1] }, position: [0, 0, -1] }],
-  forces: [
-    { type: 'axial-spring', name: 's', points: ['anchor', 'p'], stiffness: 100, damping: 1 },
-    { type: 'frame-spring', name: 'k', bodyA: 'world', bodyB: 'b', frame: { position: [0, 0, -1] }, translationalStiffness: 1000, rotationalStiffness: 10 },
-  ],
-});
-
-/** far too stiff for symplectic Euler at this step: it blows up within a few hundred steps */
-const divergent = JSON.stringify({
-  version: 1, integrator: 'symplectic-euler', step: 0.01, gravity: [0, 0, 0],
-  particles: [{ name: 'x', mass: 1, position: [1.5, 0, 0] }],
-  forces: [{ type: 'axial-spring', points: [['world', [0, 0, 0]], 'x'], stiffness: 1e6, restLength: 1 }],
-});
-
-/** a 0.4 m bar on a hinge about y at the world origin, released horizontal */
-const hingePendulum = JSON.stringify({
-  version: 1, step: 0.005, duration: 0.2,
-  bodies: [{ name: 'bar', mass: 1, shape: { type: 'box', size: [0.4, 0.02, 0.02] }, position: [0.2, 0, 0] }],
-  joints: [{ type: 'hinge', name: 'h', bodyA: 'world', bodyB: 'bar', position: [0, 0, 0], axis: [0, 1, 0] }],
-});
-
-/** a 2 kg box hanging at rest 0.5 m below a ball joint; `sides` picks which side is the world */
-const hanging = (sides: { bodyA: string; bodyB: string }) => JSON.stringify({
-  version: 1, step: 0.01, duration: 0.2,
-  bodies: [{ name: 'B', mass: 2, shape: { type: 'box', size: [0.1, 0.1, 0.1] }, position: [0, 0, -0.5] }],
-  joints: [{ type: 'ball', name: 'j', ...sides, frame: { position: [0, 0, 0] } }],
-});
-
-/** CSV text → header and numeric rows */
-function csv(text: string): { header: string[]; rows: number[][] } {
-  const [head, ...lines] = text.trimEnd().split('\n');
-  return { header: head!.split(','), rows: lines.map((l) => l.split(',').map(Number)) };
-}
-
-const oneErrorLine = (s: string) => {
-  expect(s.endsWith('\n')).toBe(true);
-  expect(s.trimEnd().split('\n')).toHaveLength(1);
-  expect(s.startsWith('error: ')).toBe(true);
-};
+import { fake, memWriter, tiny, divergent, hingePendulum, hanging, csv, oneErrorLine } from './fake.js';
 
 describe('vinculum run', () => {
   it('writes a CSV trajectory every k steps, including t = 0', async () => {
@@ -183,10 +110,13 @@ describe('vinculum run with joints', () => {
     expect(f.out()).toMatch(/^ {16}largest during the run \d\.\d\de-\d+ \(m or rad\) after step \d+, joint "h"$/m);
     // a model with a body: the fastest turn in one step
     expect(f.out()).toMatch(/^rotation {8}fastest turn \d\.\d{3} rad in one step \(h\|ω\|\), body "bar" after step \d+$/m);
-    // all: the same columns
+    // all: the velocities before them, the energies after
     const g = fake({ 'h.json': hingePendulum });
     expect(await runCli(['run', 'h.json', '--out', 'h.jsonl', '--outputs', 'all'], g.io)).toBe(0);
-    expect(Object.keys(JSON.parse(g.files.get('h.jsonl')!.split('\n')[0]!) as object)).toEqual(header);
+    expect(Object.keys(JSON.parse(g.files.get('h.jsonl')!.split('\n')[0]!) as object)).toEqual([
+      ...header.slice(0, 8), 'bar.vx', 'bar.vy', 'bar.vz', 'bar.wx', 'bar.wy', 'bar.wz', ...header.slice(8),
+      'energy.kinetic', 'energy.potential', 'energy.total',
+    ]);
   });
 
   it('reports the reaction on side A: the world under a hanging body feels −m g, the body +m g', async () => {
@@ -283,7 +213,7 @@ describe('errors', () => {
     ['missing model', ['validate'], /missing required argument 'model'/],
     ['too many arguments', ['run', 'a.json', 'b.json'], /too many arguments/],
     ['missing file', ['validate', 'nope.json'], /^error: cannot read nope\.json: /],
-    ['unknown output group', ['run', 'm.json', '--out', 'x.csv', '--outputs', 'joints,torques'], /--outputs.*unknown output "torques"; use a comma list of joints, forces, or all/],
+    ['unknown output group', ['run', 'm.json', '--out', 'x.csv', '--outputs', 'joints,torques'], /--outputs.*unknown output "torques"; use a comma list of velocities, markers, joints, forces, springs, energy, or all/],
     ['empty output group', ['run', 'm.json', '--out', 'x.csv', '--outputs', 'joints,'], /--outputs.*unknown output ""/],
     ['outputs without out', ['run', 'm.json', '--outputs', 'all'], /^error: --outputs adds trajectory columns: it needs --out\n$/],
   ];
