@@ -44,8 +44,10 @@ export function run({ parseModel, Simulation }) {
   for (let i = 0; i < 300; i++) chain.step();
   const hinge = new Simulation(parseModel(JSON.stringify({
     version: 1, gravity: [0, 0, -9.81], integrator: 'trapezoidal', step: 0.002,
-    bodies: [{ name: 'bar', shape: { type: 'box', size: [1, 0.05, 0.05] }, density: 1000, position: [0.5, 0, 0] }],
-    joints: [{ type: 'hinge', name: 'h', bodyA: 'world', bodyB: 'bar', position: [0, 0, 0], axis: [0, 1, 0] }],
+    bodies: [{ name: 'bar', shape: { type: 'box', size: [1, 0.05, 0.05] }, density: 1000,
+      position: [0.5, 0, 0] }],
+    joints: [{ type: 'hinge', name: 'h', bodyA: 'world', bodyB: 'bar', position: [0, 0, 0],
+      axis: [0, 1, 0] }],
   }), { source: 'hinge.json' }));
   for (let i = 0; i < 500; i++) hinge.step();
   return {
@@ -72,7 +74,9 @@ import { run } from './scenario.js';
 process.stdout.write(JSON.stringify(run(vinculum)));
 `;
 
-const FILES: Record<string, string> = { '/': 'index.html', '/vinculum.browser.js': 'vinculum.browser.js', '/scenario.js': 'scenario.js' };
+const FILES: Record<string, string> = {
+  '/': 'index.html', '/vinculum.browser.js': 'vinculum.browser.js', '/scenario.js': 'scenario.js',
+};
 const MIME: Record<string, string> = { html: 'text/html', js: 'text/javascript' };
 
 type Energy = { kinetic: number; potential: number; total: number };
@@ -124,7 +128,8 @@ describe('the browser bundle', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(url);
-    await page.waitForFunction('"vinculumResult" in window || "vinculumError" in window', null, { timeout: 60_000 });
+    const settled = '"vinculumResult" in window || "vinculumError" in window';
+    await page.waitForFunction(settled, null, { timeout: 60_000 });
     expect(await page.evaluate('window.vinculumError ?? null')).toBe(null);
     const web = (await page.evaluate('window.vinculumResult')) as Result;
     const node = JSON.parse(await nodeRun(join(out, 'node-main.js'))) as Result;
@@ -133,7 +138,9 @@ describe('the browser bundle', () => {
     const close = (a: number[], b: number[]) => {
       expect(a.length).toBe(b.length);
       let worst = 0;
-      for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i]! - b[i]!) / Math.max(1, Math.abs(b[i]!)));
+      for (let i = 0; i < a.length; i++) {
+        worst = Math.max(worst, Math.abs(a[i]! - b[i]!) / Math.max(1, Math.abs(b[i]!)));
+      }
       return worst;
     };
     const parted = Math.max(close(web.chainQ, node.chainQ), close(web.chainU, node.chainU),

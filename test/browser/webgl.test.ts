@@ -38,10 +38,14 @@ const RENDER = `(() => {
   gl.enableVertexAttribArray(at);
   gl.vertexAttribPointer(at, 2, gl.FLOAT, false, 0, 0);
   gl.drawArrays(gl.TRIANGLES, 0, 3);
-  const pixel = (x, y) => { const px = new Uint8Array(4); gl.readPixels(x, y, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px); return Array.from(px); };
+  const pixel = (x, y) => {
+    const px = new Uint8Array(4);
+    gl.readPixels(x, y, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    return Array.from(px);
+  };
   const info = gl.getExtension('WEBGL_debug_renderer_info');
-  return { context: true, renderer: gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER), error: gl.getError(),
-    drawn: pixel(8, 8), cleared: pixel(56, 56) };
+  const renderer = gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER);
+  return { context: true, renderer, error: gl.getError(), drawn: pixel(8, 8), cleared: pixel(56, 56) };
 })()`;
 
 describe('WebGL2 in the test browser', () => {

@@ -21,12 +21,12 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 
 /** flags for every executable: no sandbox (containers, root), headless, nothing phoning home */
-const COMMON_ARGS = ['--no-sandbox', '--headless', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync'];
+const COMMON_ARGS = ['--no-sandbox', '--headless', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** for a system Chromium: WebGL through ANGLE on SwiftShader, as the packaged one is launched */
-const SYSTEM_ARGS = ['--disable-dev-shm-usage', '--ignore-gpu-blocklist', '--use-gl=angle', '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader'];
+const SYSTEM_ARGS = ['--disable-dev-shm-usage', '--ignore-gpu-blocklist', '--use-gl=angle',
+  '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
 
 const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
@@ -61,10 +61,8 @@ export async function chromiumExecutable(): Promise<ChromiumExecutable> {
 /** @sparticuz/chromium's Chromium, unpacked (once per version and user) under the temporary directory */
 async function packagedChromium(): Promise<ChromiumExecutable> {
   const pkg = packageRoot();
-  const version = (JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { version: string }).version;
-  const module = (await import(pathToFileURL(join(pkg, 'build', 'esm', 'index.js')).href)) as {
-    default: { args: string[] };
-  };
+  const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { version: string };
+  const module = (await import(entryUrl(pkg))) as { default: { args: string[] } };
   const name = `vinculum-chromium-${version}-${process.getuid?.() ?? 0}`;
   const folder = join(tmpdir(), name);
   const executable = join(folder, 'chromium');
@@ -90,23 +88,29 @@ function packageRoot(): string {
   try {
     entry = require.resolve('@sparticuz/chromium');
   } catch {
-    throw new Error('browser tests need Chromium: run npm ci (installs @sparticuz/chromium), or set VINCULUM_CHROMIUM');
+    throw new Error('browser tests need Chromium: npm ci installs @sparticuz/chromium, or set VINCULUM_CHROMIUM');
   }
   // the entry is <root>/build/cjs/index.cjs
   return join(dirname(entry), '..', '..');
 }
 
+/** the URL of the package's ES module entry */
+function entryUrl(pkg: string): string {
+  return pathToFileURL(join(pkg, 'build', 'esm', 'index.js')).href;
+}
+
 /** runs the package's own unpacking in a child Node whose temporary directory is `into` */
 function unpack(pkg: string, into: string): Promise<void> {
-  const script = `const { default: c } = await import(${JSON.stringify(pathToFileURL(join(pkg, 'build', 'esm', 'index.js')).href)});`
+  const script = `const { default: c } = await import(${JSON.stringify(entryUrl(pkg))});`
     + ' process.stdout.write(await c.executablePath());';
+  const options = { env: { ...process.env, TMPDIR: into }, timeout: 120_000 };
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, TMPDIR: into }, timeout: 120_000 },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`@sparticuz/chromium could not unpack into ${into}: ${stderr.trim() || error.message}`));
-        else if (stdout !== join(into, 'chromium')) reject(new Error(`@sparticuz/chromium unpacked to ${stdout}, not into ${into}`));
-        else resolve();
-      });
+    execFile(process.execPath, ['--input-type=module', '-e', script], options, (error, stdout, stderr) => {
+      const fail = (why: string) => reject(new Error(`@sparticuz/chromium could not unpack into ${into}: ${why}`));
+      if (error) fail(stderr.trim() || error.message);
+      else if (stdout !== join(into, 'chromium')) fail(`it answered ${stdout}`);
+      else resolve();
+    });
   });
 }
 
