@@ -9,13 +9,18 @@
  * symmetric quasi-definite form: n positive and m negative pivots. The row targets c and the
  * diagonal R depend on the stabilization method and the row's compliance (000 §0.11, 001 eq. 23,
  * 004); see `rows`.
+ *
+ * One per simulation: it holds every constraint's scratch (`BilateralConstraint.createScratch`,
+ * their Float64 numbers packed back to back in one pool, in model order) and the joints' batch,
+ * and answers the readouts (coordinates, rates, reactions) from them. The constraints themselves
+ * are never written, so two simulations of one model share them safely.
  */
 import { resolveStabilization, type Model, type ResolvedStabilization } from '../model/model.js';
-import type { ConstraintContext } from '../constraints/constraint.js';
+import type { ConstraintContext, GeometricStiffnessTerm } from '../constraints/constraint.js';
 import type { BlockPattern, BlockMatrix, BlockLayout } from './blockSparse.js';
 import { KeptBlocks } from './keptBlocks.js';
 import { JointBatch } from '../constraints/jointBatch.js';
-import { Joint, GIMBAL_SINGULAR_TOL } from '../constraints/joint.js';
+import { Joint, GIMBAL_SINGULAR_TOL, type JointScratch } from '../constraints/joint.js';
 import { constraintWrench, WrenchScratch } from '../constraints/report.js';
 import { Kinematics } from '../model/kinematics.js';
 
@@ -63,6 +68,8 @@ export class ConstraintSystem {
   /** the workspace's body caches (shared with its force stage), which the readouts update to their q */
   readonly kin: Kinematics;
   private readonly wrenchScratch = new WrenchScratch();
+  /** each constraint's scratch, in model order (its Float64 numbers in one pool) */
+  private readonly scratch: unknown[];
   // the readouts' contexts: the last one, rebuilt only when q or u is another array
   private readCtx: ConstraintContext;
 
@@ -70,6 +77,11 @@ export class ConstraintSystem {
   constructor(readonly model: Model, kin?: Kinematics) {
     this.kin = kin ?? new Kinematics(model);
     this.readCtx = { model, q: model.initialQ, u: model.initialU, kin: this.kin };
+    // the constraints' scratch, their numbers back to back in one pool (queries, reports and the
+    // geometric stiffness walk it in model order)
+    const sizes = model.constraints.map((c) => c.scratchSize), pool = new Float64Array(sizes.reduce((a, b) => a + b, 0));
+    let at = 0;
+    this.scratch = model.constraints.map((c, ci) => { const p = pool.subarray(at, at + sizes[ci]!); at += sizes[ci]!; return c.createScratch(p); });
     this.m = model.nRows;
     this.n = model.nSolve;
     this.stabilization = resolveStabilization(model.settings.stabilization);
@@ -208,7 +220,7 @@ export class ConstraintSystem {
    * `withBias` false skips κ (the projection needs g, G and G u only).
    */
   evaluate(ctx: ConstraintContext, Gm: BlockMatrix, hardOnly = false, fc: Float64Array | null = null, withBias = true): void {
-    const cons = this.model.constraints, u = ctx.u, rowStart = this.model.rowStart, others = this.others;
+    const cons = this.model.constraints, u = ctx.u, rowStart = this.model.rowStart, others = this.others, scratch = this.scratch;
     const kappa = withBias ? this.kappa : null;
     // the same positions as the last evaluation into this Gm, in a mode that assembled the same
     // Gm (the projection's last evaluation, then the next step's under the first-order schemes):
@@ -217,9 +229,9 @@ export class ConstraintSystem {
       && (hardOnly === this.evalHardOnly || !this.hasCompliantRows)) {
       this.joints.evaluate(ctx, this.g, kappa, null);
       for (let i = 0; i < others.length; i++) {
-        const ci = others[i]!, c = cons[ci]!, r0 = rowStart[ci]!;
-        c.violation(ctx, this.g, r0);
-        if (kappa) c.bias(ctx, kappa, r0);
+        const ci = others[i]!, c = cons[ci]!, r0 = rowStart[ci]!, s = scratch[ci];
+        c.violation(ctx, this.g, r0, s);
+        if (kappa) c.bias(ctx, kappa, r0, s);
       }
       this.kept.multiply(u);
       return;
@@ -231,10 +243,10 @@ export class ConstraintSystem {
     // positions: the joints in one pass (straight into Gk), the other constraints one by one
     this.joints.evaluate(ctx, this.g, kappa, Gk);
     for (let i = 0; i < others.length; i++) {
-      const ci = others[i]!, c = cons[ci]!, r0 = rowStart[ci]!, rows = c.rows, nk = c.components.length;
-      c.violation(ctx, this.g, r0);
-      if (kappa) c.bias(ctx, kappa, r0);
-      const blocks = c.jacobian(ctx);
+      const ci = others[i]!, c = cons[ci]!, r0 = rowStart[ci]!, rows = c.rows, nk = c.components.length, s = scratch[ci];
+      c.violation(ctx, this.g, r0, s);
+      if (kappa) c.bias(ctx, kappa, r0, s);
+      const blocks = c.jacobian(ctx, s);
       for (let k = 0; k < nk; k++) {
         const G = blocks[k]!, o = this.keepAt[2 * ci + k]!, len = rows * this.sideCols[2 * ci + k]!;
         for (let t = 0; t < len; t++) Gk[o + t] = G[t]!;
@@ -395,7 +407,20 @@ export class ConstraintSystem {
   violation(ctx: ConstraintContext, out: Float64Array = this.g): void {
     const cons = this.model.constraints, others = this.others;
     this.joints.evaluate(ctx, out, null, null);
-    for (let i = 0; i < others.length; i++) cons[others[i]!]!.violation(ctx, out, this.model.rowStart[others[i]!]!);
+    for (let i = 0; i < others.length; i++) {
+      const ci = others[i]!;
+      cons[ci]!.violation(ctx, out, this.model.rowStart[ci]!, this.scratch[ci]);
+    }
+  }
+
+  /**
+   * the energy the compliant rows store at violation g: Σ g_i²/(2α_i), each such row being a
+   * spring of stiffness 1/α (theory.md, compliance)
+   */
+  compliantEnergy(g: Float64Array): number {
+    let V = 0;
+    for (let i = 0; i < g.length; i++) if (this.hard[i] === 0) V += (g[i]! * g[i]!) / (2 * this.alpha[i]!);
+    return V;
   }
 
   /** the constraint and row of KKT row i (0-based among the m rows) */
@@ -404,6 +429,14 @@ export class ConstraintSystem {
     let c = 0;
     while (c + 1 < rs.length - 1 && rs[c + 1]! <= i) c++;
     return { constraint: c, row: i - rs[c]! };
+  }
+
+  /**
+   * constraint ci's geometric stiffness on `pattern` (before it is built), evaluated in this
+   * workspace's scratch; null when it has none (BilateralConstraint.geometricStiffness)
+   */
+  geometricStiffness(ci: number, pattern: BlockPattern): GeometricStiffnessTerm | null {
+    return this.model.constraints[ci]!.geometricStiffness?.(pattern, this.scratch[ci]) ?? null;
   }
 
   /** a context at (q, u) for the readouts, with the body caches updated to q */
@@ -426,7 +459,7 @@ export class ConstraintSystem {
   jointCoordinates(ci: number, q: Float64Array, u: Float64Array, out: Float64Array): number {
     const j = this.joint(ci);
     if (!j) return 0;
-    j.coordinates(this.context(q, u), out);
+    j.coordinates(this.context(q, u), out, 0, this.scratch[ci] as JointScratch);
     return j.coordinateNames.length;
   }
 
@@ -434,7 +467,7 @@ export class ConstraintSystem {
   jointRates(ci: number, q: Float64Array, u: Float64Array, out: Float64Array): number {
     const j = this.joint(ci);
     if (!j) return 0;
-    j.coordinateRates(this.context(q, u), out);
+    j.coordinateRates(this.context(q, u), out, 0, this.scratch[ci] as JointScratch);
     return j.coordinateNames.length;
   }
 
@@ -444,7 +477,7 @@ export class ConstraintSystem {
    */
   isSingular(ci: number, q: Float64Array, u: Float64Array, tol = GIMBAL_SINGULAR_TOL): boolean {
     const j = this.joint(ci);
-    return j ? j.isSingular(this.context(q, u), tol) : false;
+    return j ? j.isSingular(this.context(q, u), this.scratch[ci] as JointScratch, tol) : false;
   }
 
   /**
@@ -454,6 +487,6 @@ export class ConstraintSystem {
    * point), world axes (the reaction on the world when side A is the world; constraints/report.ts)
    */
   reaction(ci: number, q: Float64Array, u: Float64Array, lambda: Float64Array, out: Float64Array): Float64Array {
-    return constraintWrench(this.model, this.context(q, u), lambda, ci, out, this.wrenchScratch);
+    return constraintWrench(this.model, this.context(q, u), lambda, ci, this.scratch[ci], out, this.wrenchScratch);
   }
 }

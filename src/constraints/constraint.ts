@@ -33,6 +33,7 @@ export interface GeometricStiffnessTerm {
   add(ctx: ForceContext, lambda: Float64Array, o: number, K: BlockMatrix, D: BlockMatrix, t: StiffnessScratch): void;
 }
 
+/** the state one constraint evaluation reads, with the workspace's body caches */
 export interface ConstraintContext {
   readonly model: Model;
   readonly q: Float64Array;     // (nq)
@@ -40,7 +41,15 @@ export interface ConstraintContext {
   readonly kin: Kinematics;     // body caches, up to date with q
 }
 
-export interface BilateralConstraint {
+/**
+ * A bilateral constraint of the model. The constraint holds parameters only (bodies, frames
+ * fixed in them, masks, compliance) and is never written after the model is built (the Model
+ * constructor sets soft rows' compliance and damping once, ./softness.ts). What an evaluation
+ * computes lives in a scratch S that each simulation's workspace makes once (`createScratch`,
+ * held by its ConstraintSystem) and passes back to every call: two simulations of one model
+ * never share numbers.
+ */
+export interface BilateralConstraint<S = unknown> {
   /** a name for messages and outputs */
   readonly name: string;
   /** number of rows m (1 to 6) */
@@ -58,34 +67,35 @@ export interface BilateralConstraint {
    * a spring-damper of that stiffness and ratio.
    */
   readonly softness?: { readonly stiffness: Float64Array; readonly dampingRatio: number };
+  /**
+   * the numbers of Float64 scratch (kinematics, Jacobian blocks) it keeps in its workspace's pool,
+   * where the ConstraintSystem packs its constraints' scratch back to back, in model order; 0 for none
+   */
+  readonly scratchSize: number;
+  /**
+   * a new scratch for one workspace, its Float64 numbers in `pool` (scratchSize numbers, zeroed);
+   * called once per workspace (allocates)
+   */
+  createScratch(pool: Float64Array): S;
   /** g(q) → out[o … o+m) */
-  violation(ctx: ConstraintContext, out: Float64Array, o: number): void;
+  violation(ctx: ConstraintContext, out: Float64Array, o: number, s: S): void;
   /**
    * The Jacobian blocks, one per entry of `components`: block k is m × s_k row-major (s = 3 for
-   * a particle, 6 for a body). Returned arrays are owned by the constraint (valid until the next call).
+   * a particle, 6 for a body). The returned arrays belong to the scratch s (valid until its next use).
    */
-  jacobian(ctx: ConstraintContext): readonly Float64Array[];
+  jacobian(ctx: ConstraintContext, s: S): readonly Float64Array[];
   /**
    * Optional, the geometric stiffness of seed 003 (used when the model's `geometricStiffness` is
    * on): registers the pattern blocks the term fills and returns the term that fills them, or
    * null when the constraint has none (a joint without translational rows). Called once per
-   * workspace, before its pattern is built: the term, and the pattern slots it holds, belong to
-   * that workspace (two simulations of one model keep their own).
+   * workspace, with that workspace's scratch, before its pattern is built: the term, and the
+   * pattern slots it holds, belong to that workspace (two simulations of one model keep their own).
    */
-  geometricStiffness?(pattern: BlockPattern): GeometricStiffnessTerm | null;
+  geometricStiffness?(pattern: BlockPattern, s: S): GeometricStiffnessTerm | null;
   /** κ = Ġ u → out[o … o+m) */
-  bias(ctx: ConstraintContext, out: Float64Array, o: number): void;
+  bias(ctx: ConstraintContext, out: Float64Array, o: number, s: S): void;
   /** world position of the point its wrench is reported about (./report.ts) */
-  anchor(ctx: ConstraintContext, out: Float64Array): Float64Array;
+  anchor(ctx: ConstraintContext, out: Float64Array, s: S): Float64Array;
   /** true when side A is the world, so components[0] is side B */
   readonly sideAIsWorld: boolean;
-  /**
-   * Optional: the numbers of scratch (frames, kinematics, Jacobian blocks) the constraint can keep
-   * in a pool shared by the model's constraints, and the method that moves them there (values
-   * kept). The model packs its constraints' scratch back to back in one array (the step
-   * evaluates joints from its JointBatch's own copy; this scratch serves queries such as
-   * coordinates and reports, and the optional geometric stiffness).
-   */
-  readonly scratchSize?: number;
-  adoptScratch?(pool: Float64Array): void;
 }

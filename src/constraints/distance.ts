@@ -72,7 +72,30 @@ export interface DistanceSpec {
 /** |r| below which the direction of the last evaluation is kept */
 const DEGENERATE = 1e-300;
 
-export class DistanceConstraint implements BilateralConstraint {
+/** one workspace's scratch of a DistanceConstraint: the points' kinematics, n and the Jacobian blocks */
+export class DistanceScratch {
+  /** per point: its block or null (world) */
+  readonly G: readonly (Float64Array | null)[];
+  /** the blocks in the order of `components` */
+  readonly blocks: readonly Float64Array[];
+  readonly x = [new Float64Array(3), new Float64Array(3)];
+  readonly rho = [new Float64Array(3), new Float64Array(3)];
+  readonly xd = [new Float64Array(3), new Float64Array(3)];
+  /** the direction of the last evaluation (the set-up direction before the first) */
+  readonly n = new Float64Array(3);
+  len = 0;
+  /** the kinematics (object and generation) the positions were computed at */
+  kinSeen: unknown = null;
+  genSeen = -1;
+
+  constructor(pts: readonly PointRef[], n0: Float64Array) {
+    this.G = pts.map((p) => (p.kind === POINT_PARTICLE ? new Float64Array(3) : p.kind === POINT_BODY ? new Float64Array(6) : null));
+    this.blocks = this.G.filter((g): g is Float64Array => g !== null);
+    this.n.set(n0);
+  }
+}
+
+export class DistanceConstraint implements BilateralConstraint<DistanceScratch> {
   readonly rows = 1;
   readonly components: readonly number[];
   readonly compliance = new Float64Array(1);
@@ -80,14 +103,11 @@ export class DistanceConstraint implements BilateralConstraint {
   readonly softness?: { readonly stiffness: Float64Array; readonly dampingRatio: number };
   /** the rest length L (m) */
   readonly length: number;
+  /** no pool numbers: its scratch is small (DistanceScratch) */
+  readonly scratchSize = 0;
   private readonly pts: readonly PointRef[];
-  private readonly blocks: readonly Float64Array[];
-  private readonly G: readonly (Float64Array | null)[];     // per point: its block or null (world)
-  private readonly x = [new Float64Array(3), new Float64Array(3)];
-  private readonly rho = [new Float64Array(3), new Float64Array(3)];
-  private readonly xd = [new Float64Array(3), new Float64Array(3)];
-  private readonly n = new Float64Array(3);
-  private len = 0;
+  /** the direction at set-up, kept by a scratch until the points first separate (a parameter) */
+  private readonly n0 = new Float64Array(3);
 
   /** true when the first point is a world point (components[0] is then the second point's) */
   get sideAIsWorld(): boolean { return this.pts[0]!.kind === POINT_WORLD; }
@@ -102,9 +122,9 @@ export class DistanceConstraint implements BilateralConstraint {
   }
 
   /** world position of the first point (where reaction torques are reported) */
-  anchor(ctx: ConstraintContext, out: Float64Array): Float64Array {
-    this.positions(ctx);
-    out[0] = this.x[0]![0]!; out[1] = this.x[0]![1]!; out[2] = this.x[0]![2]!;
+  anchor(ctx: ConstraintContext, out: Float64Array, s: DistanceScratch): Float64Array {
+    this.positions(ctx, s);
+    out[0] = s.x[0]![0]!; out[1] = s.x[0]![1]!; out[2] = s.x[0]![2]!;
     return out;
   }
 
@@ -126,7 +146,7 @@ export class DistanceConstraint implements BilateralConstraint {
     const r = Float64Array.of(x2[0]! - x1[0]!, x2[1]! - x1[1]!, x2[2]! - x1[2]!);
     const d = Math.hypot(r[0]!, r[1]!, r[2]!);
     if (!(d > 1e-12)) throw new ModelError(path, `the points "${p1.name}" and "${p2.name}" coincide at set-up (direction undefined; use a ball joint)`);
-    for (let i = 0; i < 3; i++) this.n[i] = r[i]! / d;
+    for (let i = 0; i < 3; i++) this.n0[i] = r[i]! / d;
     this.length = spec.length ?? d;
     this.compliance[0] = spec.compliance ?? 0;
     this.damping[0] = spec.damping ?? 0;
@@ -139,66 +159,62 @@ export class DistanceConstraint implements BilateralConstraint {
     }
     // components and blocks, in point order
     this.pts = [p1, p2];
-    this.G = this.pts.map((p) => (p.kind === POINT_PARTICLE ? new Float64Array(3) : p.kind === POINT_BODY ? new Float64Array(6) : null));
     this.components = this.pts.filter((p) => p.kind !== POINT_WORLD).map((p) => p.component);
-    this.blocks = this.G.filter((g): g is Float64Array => g !== null);
   }
 
-  // the kinematics (object and generation) the positions were computed at
-  private kinSeen: unknown = null;
-  private genSeen = -1;
+  createScratch(): DistanceScratch { return new DistanceScratch(this.pts, this.n0); }
 
   /**
    * positions, lever arms, r, |r| and n at q; kept while the positions are unchanged (violation,
    * Jacobian and bias of one evaluation all need them)
    */
-  private positions(ctx: ConstraintContext): void {
-    if (this.kinSeen === ctx.kin && this.genSeen === ctx.kin.generation) return;
-    this.kinSeen = ctx.kin;
-    this.genSeen = ctx.kin.generation;
-    const x1 = this.x[0]!, x2 = this.x[1]!;
-    ctx.kin.position(x1, this.pts[0]!, ctx.q, this.rho[0]!);
-    ctx.kin.position(x2, this.pts[1]!, ctx.q, this.rho[1]!);
+  private positions(ctx: ConstraintContext, s: DistanceScratch): void {
+    if (s.kinSeen === ctx.kin && s.genSeen === ctx.kin.generation) return;
+    s.kinSeen = ctx.kin;
+    s.genSeen = ctx.kin.generation;
+    const x1 = s.x[0]!, x2 = s.x[1]!;
+    ctx.kin.position(x1, this.pts[0]!, ctx.q, s.rho[0]!);
+    ctx.kin.position(x2, this.pts[1]!, ctx.q, s.rho[1]!);
     const rx = x2[0]! - x1[0]!, ry = x2[1]! - x1[1]!, rz = x2[2]! - x1[2]!;
     const len = Math.sqrt(rx * rx + ry * ry + rz * rz);
-    this.len = len;
+    s.len = len;
     // the direction; the last one is kept when the points meet
-    if (len > DEGENERATE) { this.n[0] = rx / len; this.n[1] = ry / len; this.n[2] = rz / len; }
+    if (len > DEGENERATE) { s.n[0] = rx / len; s.n[1] = ry / len; s.n[2] = rz / len; }
   }
 
 
-  violation(ctx: ConstraintContext, out: Float64Array, o: number): void {
-    this.positions(ctx);
-    out[o] = this.len - this.length;
+  violation(ctx: ConstraintContext, out: Float64Array, o: number, sc: DistanceScratch): void {
+    this.positions(ctx, sc);
+    out[o] = sc.len - this.length;
   }
 
-  jacobian(ctx: ConstraintContext): readonly Float64Array[] {
-    this.positions(ctx);
-    const n = this.n;
+  jacobian(ctx: ConstraintContext, sc: DistanceScratch): readonly Float64Array[] {
+    this.positions(ctx, sc);
+    const n = sc.n;
     // per point: σ nᵀ, and σ (ρ × n)ᵀ for a body point
     for (let s = 0; s < 2; s++) {
-      const G = this.G[s];
+      const G = sc.G[s];
       if (!G) continue;
       const sg = s === 0 ? -1 : 1;
       G[0] = sg * n[0]!; G[1] = sg * n[1]!; G[2] = sg * n[2]!;
       if (G.length === 6) {
-        const r = this.rho[s]!;
+        const r = sc.rho[s]!;
         G[3] = sg * (r[1]! * n[2]! - r[2]! * n[1]!);
         G[4] = sg * (r[2]! * n[0]! - r[0]! * n[2]!);
         G[5] = sg * (r[0]! * n[1]! - r[1]! * n[0]!);
       }
     }
-    return this.blocks;
+    return sc.blocks;
   }
 
-  bias(ctx: ConstraintContext, out: Float64Array, o: number): void {
-    this.positions(ctx);
-    const n = this.n, u = ctx.u;
+  bias(ctx: ConstraintContext, out: Float64Array, o: number, sc: DistanceScratch): void {
+    this.positions(ctx, sc);
+    const n = sc.n, u = ctx.u;
     // point velocities and the centripetal accelerations σ ω × (ω × ρ), projected on n
     let an = 0;
     for (let s = 0; s < 2; s++) {
-      const p = this.pts[s]!, r = this.rho[s]!;
-      ctx.kin.velocity(this.xd[s]!, p, u, r);
+      const p = this.pts[s]!, r = sc.rho[s]!;
+      ctx.kin.velocity(sc.xd[s]!, p, u, r);
       if (p.kind !== POINT_BODY) continue;
       const uo = p.uOffset, wx = u[uo + 3]!, wy = u[uo + 4]!, wz = u[uo + 5]!;
       const cx = wy * r[2]! - wz * r[1]!, cy = wz * r[0]! - wx * r[2]!, cz = wx * r[1]! - wy * r[0]!;
@@ -206,11 +222,11 @@ export class DistanceConstraint implements BilateralConstraint {
       an += (s === 0 ? -1 : 1) * (n[0]! * ax + n[1]! * ay + n[2]! * az);
     }
     // |ṙ_⊥|²/|r|
-    const v1 = this.xd[0]!, v2 = this.xd[1]!;
+    const v1 = sc.xd[0]!, v2 = sc.xd[1]!;
     const dx = v2[0]! - v1[0]!, dy = v2[1]! - v1[1]!, dz = v2[2]! - v1[2]!;
     const dn = n[0]! * dx + n[1]! * dy + n[2]! * dz;
     const px = dx - dn * n[0]!, py = dy - dn * n[1]!, pz = dz - dn * n[2]!;
-    const perp = this.len > DEGENERATE ? (px * px + py * py + pz * pz) / this.len : 0;
+    const perp = sc.len > DEGENERATE ? (px * px + py * py + pz * pz) / sc.len : 0;
     out[o] = an + perp;
   }
 }

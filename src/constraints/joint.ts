@@ -52,7 +52,7 @@ import type { BlockMatrix, BlockPattern } from '../assembly/blockSparse.js';
 import type { ForceContext } from '../forces/force.js';
 import { addTranslationalStiffness, addLeverCurvature, type StiffnessScratch } from './geometricStiffness.js';
 import { type JointType, type JointMask, type JointLayout, JointFrame, JointKinematics, JOINT_KINEMATICS_SIZE, jointLayout,
-  linearValue, linearRate, stiffnessVectors, rowValues, rowBiases, rowJacobians } from './jointRows.js';
+  writeFrames, linearValue, linearRate, stiffnessVectors, rowValues, rowBiases, rowJacobians } from './jointRows.js';
 
 export type { JointType, JointMask } from './jointRows.js';
 export { JOINT_PRESETS } from './jointRows.js';
@@ -131,7 +131,24 @@ export function jointLeverCurvature(b: Float64Array, o: number, codes: Int32Arra
   if (bA >= 0) addLeverCurvature(curvature, bA, inertiaTrace, t.fsr, -1, 3, t);
 }
 
-export class Joint implements BilateralConstraint {
+/**
+ * One workspace's scratch of a Joint (`Joint.createScratch`): its frames' kinematics and its
+ * Jacobian blocks (views of the workspace's constraint pool), and the relative rotation's scratch
+ */
+export class JointScratch {
+  /** the blocks in the order of `components` (views of G) */
+  readonly blocks: readonly Float64Array[];
+  readonly Rcd = new Float64Array(9);
+  readonly M = new Float64Array(9);
+  readonly rpy = new Float64Array(3);
+  /** k: the kinematics; G: (12 · rows) side A's Jacobian block, then side B's, of a joint with sides A and B (null: the world) */
+  constructor(readonly k: JointKinematics, readonly G: Float64Array, bodyA: RigidBody | null, bodyB: RigidBody | null) {
+    const r6 = G.length / 2;
+    this.blocks = [bodyA ? G.subarray(0, r6) : null, bodyB ? G.subarray(r6) : null].filter((g): g is Float64Array => g !== null);
+  }
+}
+
+export class Joint implements BilateralConstraint<JointScratch> {
   readonly rows: number;
   readonly components: readonly number[];
   readonly compliance: Float64Array;
@@ -142,7 +159,7 @@ export class Joint implements BilateralConstraint {
   readonly rowNames: readonly string[];
   /** the readable coordinates, in the order of `coordinates` */
   readonly coordinateNames: readonly string[];
-  /** X_AC (the world pose for a world side): views of the joint's frame, do not modify (a simulation's step works on a copy taken when it was made) */
+  /** X_AC (the world pose for a world side): views of the joint's frame, do not modify (each workspace works on copies) */
   get frameA(): Pose { return { p: this.fa.p, q: this.fa.q }; }
   /** X_BD, likewise */
   get frameB(): Pose { return { p: this.fb.p, q: this.fb.q }; }
@@ -150,14 +167,8 @@ export class Joint implements BilateralConstraint {
   readonly layout: JointLayout;
   private readonly fa: JointFrame;
   private readonly fb: JointFrame;
-  private readonly k: JointKinematics;
-  private Gbuf: Float64Array;           // (12 · rows) side A's Jacobian block, then side B's
-  private GA: Float64Array | null;      // views of Gbuf (null for a world side)
-  private GB: Float64Array | null;
-  private blocks: readonly Float64Array[];
-  private readonly Rcd = new Float64Array(9);
-  private readonly M = new Float64Array(9);
-  private readonly rpy = new Float64Array(3);
+  /** some row or coordinate reads the orientations beyond R_WC (JointKinematics.rotations) */
+  private readonly rotations: boolean;
 
   /**
    * bodyA/bodyB: a rigid body or null (the world). (pAC, qAC): frame C in A's coordinates (in
@@ -197,7 +208,7 @@ export class Joint implements BilateralConstraint {
     this.fa = new JointFrame(bodyA);
     this.fb = new JointFrame(bodyB);
     // orientations beyond R_WC: lock and universal rows, and the rotational coordinates
-    this.k = new JointKinematics(this.fa, this.fb, this.layout.angular.length > 0 || this.layout.universal || this.layout.rotation !== 'none');
+    this.rotations = this.layout.angular.length > 0 || this.layout.universal || this.layout.rotation !== 'none';
     const frames: [JointFrame, Vec3Tuple, QuatTuple, string][] = [[this.fa, pAC, qAC, 'frameA'], [this.fb, pBD, qBD, 'frameB']];
     for (const [f, p, q, key] of frames) {
       if (p.length !== 3 || !p.every(Number.isFinite)) throw new ModelError(`${path}.${key}.position`, `must be finite (got ${JSON.stringify(p)})`);
@@ -211,14 +222,8 @@ export class Joint implements BilateralConstraint {
     if (qCD[0]! < 0) for (let i = 0; i < 4; i++) this.fb.q[i] = -this.fb.q[i]!;
     quatToMat3(this.fa.R, this.fa.q);
     quatToMat3(this.fb.R, this.fb.q);
-    // components and Jacobian blocks (non-dynamic bodies too: their velocity enters ġ)
+    // components (non-dynamic bodies too: their velocity enters ġ)
     this.components = [bodyA, bodyB].filter((b): b is RigidBody => b !== null).map((b) => b.index);
-    // both blocks in one allocation (next to each other in memory)
-    const G = new Float64Array(12 * this.rows);
-    this.Gbuf = G;
-    this.GA = bodyA ? G.subarray(0, 6 * this.rows) : null;
-    this.GB = bodyB ? G.subarray(6 * this.rows) : null;
-    this.blocks = [this.GA, this.GB].filter((g): g is Float64Array => g !== null);
   }
 
   /**
@@ -260,40 +265,39 @@ export class Joint implements BilateralConstraint {
   /** kinematics, both frames and both Jacobian blocks */
   get scratchSize(): number { return JOINT_KINEMATICS_SIZE + 12 * this.rows; }
 
-  /** moves the kinematics, frames and Jacobian blocks into pool (scratchSize numbers), values kept */
-  adoptScratch(pool: Float64Array): void {
+  /** the kinematics (frames copied in) and both Jacobian blocks in pool (scratchSize numbers) */
+  createScratch(pool: Float64Array): JointScratch {
+    const S = JOINT_KINEMATICS_SIZE;
+    const k = new JointKinematics(this.fa, this.fb, this.rotations, pool.subarray(0, S));
+    return new JointScratch(k, pool.subarray(S, S + 12 * this.rows), this.bodyA, this.bodyB);
+  }
+
+  /** copies the two frames into a kinematics buffer b at offset o (JointBatch) */
+  writeFrames(b: Float64Array, o: number): void { writeFrames(b, o, this.fa, this.fb); }
+
+  violation(ctx: ConstraintContext, out: Float64Array, o: number, s: JointScratch): void {
+    s.k.positions(ctx);
+    rowValues(s.k.b, 0, this.layout.codes, 0, this.rows, out, o);
+  }
+
+  jacobian(ctx: ConstraintContext, s: JointScratch): readonly Float64Array[] {
     const r6 = 6 * this.rows;
-    this.k.adopt(pool.subarray(0, JOINT_KINEMATICS_SIZE));
-    const G = pool.subarray(JOINT_KINEMATICS_SIZE, JOINT_KINEMATICS_SIZE + 2 * r6);
-    G.set(this.Gbuf);
-    this.Gbuf = G;
-    if (this.GA) this.GA = G.subarray(0, r6);
-    if (this.GB) this.GB = G.subarray(r6, 2 * r6);
-    this.blocks = [this.GA, this.GB].filter((g): g is Float64Array => g !== null);
+    this.jacobianInto(ctx, s.G, this.bodyA ? 0 : r6, r6, s);
+    return s.blocks;
   }
 
-  violation(ctx: ConstraintContext, out: Float64Array, o: number): void {
-    this.k.positions(ctx);
-    rowValues(this.k.b, 0, this.layout.codes, 0, this.rows, out, o);
-  }
-
-  jacobian(ctx: ConstraintContext): readonly Float64Array[] {
-    const r6 = 6 * this.rows;
-    this.jacobianInto(ctx, this.Gbuf, this.bodyA ? 0 : r6, r6);
-    return this.blocks;
-  }
-
-  jacobianInto(ctx: ConstraintContext, out: Float64Array, o0: number, o1: number): void {
+  /** the blocks into out: side A's from o0 and side B's from o1 (B's from o0 when A is the world) */
+  jacobianInto(ctx: ConstraintContext, out: Float64Array, o0: number, o1: number, s: JointScratch): void {
     // blocks in the order of `components`: A's then B's, or B's alone when A is the world
     const oA = this.bodyA ? o0 : -1, oB = this.bodyB ? (this.bodyA ? o1 : o0) : -1;
-    this.k.positions(ctx);
-    rowJacobians(this.k.b, 0, this.layout.codes, 0, this.rows, out, oA, oB);
+    s.k.positions(ctx);
+    rowJacobians(s.k.b, 0, this.layout.codes, 0, this.rows, out, oA, oB);
   }
 
-  bias(ctx: ConstraintContext, out: Float64Array, o: number): void {
-    this.k.positions(ctx);
-    this.k.velocities(ctx);
-    rowBiases(this.k.b, 0, this.layout.codes, 0, this.rows, out, o);
+  bias(ctx: ConstraintContext, out: Float64Array, o: number, s: JointScratch): void {
+    s.k.positions(ctx);
+    s.k.velocities(ctx);
+    rowBiases(s.k.b, 0, this.layout.codes, 0, this.rows, out, o);
   }
 
   /**
@@ -301,47 +305,44 @@ export class Joint implements BilateralConstraint {
    * (A, B), (B, A), (B, B) of `pattern` (a world or non-dynamic side has none); none without
    * translational rows
    */
-  geometricStiffness(pattern: BlockPattern): GeometricStiffnessTerm | null {
+  geometricStiffness(pattern: BlockPattern, s: JointScratch): GeometricStiffnessTerm | null {
     if (this.layout.linear.length === 0) return null;
     const bA = this.bodyA ? this.bodyA.block : -1, bB = this.bodyB ? this.bodyB.block : -1;
     const couple = (i: number, j: number): number => (i >= 0 && j >= 0 ? pattern.couple(i, j) : -1);
-    return new TranslationalStiffness(this.k, this.layout.linear, Int32Array.of(couple(bA, bA), couple(bA, bB), couple(bB, bA), couple(bB, bB)));
+    return new TranslationalStiffness(s.k, this.layout.linear, Int32Array.of(couple(bA, bA), couple(bA, bB), couple(bB, bA), couple(bB, bB)));
   }
-
-  /** its frames' kinematics (JointBatch copies the frames and integers from it) */
-  get kinematics(): JointKinematics { return this.k; }
 
   /** true when side A is the world (components[0] is then body B) */
   get sideAIsWorld(): boolean { return this.bodyA === null; }
 
   /** world position of frame C (where reaction wrenches are reported) */
-  anchor(ctx: ConstraintContext, out: Float64Array): Float64Array {
-    this.k.positions(ctx);
-    out[0] = this.k.xC[0]!; out[1] = this.k.xC[1]!; out[2] = this.k.xC[2]!;
+  anchor(ctx: ConstraintContext, out: Float64Array, s: JointScratch): Float64Array {
+    s.k.positions(ctx);
+    out[0] = s.k.xC[0]!; out[1] = s.k.xC[1]!; out[2] = s.k.xC[2]!;
     return out;
   }
 
-  /** the coordinates named by `coordinateNames` → out[o …] (m and rad) */
-  coordinates(ctx: ConstraintContext, out: Float64Array, o = 0): void {
-    const k = this.k, L = this.layout;
+  /** the coordinates named by `coordinateNames` → out[o …] (m and rad), evaluated in s */
+  coordinates(ctx: ConstraintContext, out: Float64Array, o: number, s: JointScratch): void {
+    const k = s.k, L = this.layout;
     k.positions(ctx);
     let c = o;
     for (let i = 0; i < L.freeLinear.length; i++) out[c++] = linearValue(k.b, 0, L.freeLinear[i]!);
     if (L.rotation === 'angle') {
       out[c] = 2 * Math.atan2(k.qCD[1 + L.angleAxis]!, k.qCD[0]!);
     } else if (L.rotation === 'universal') {
-      const R = this.relativeRotation();
+      const R = this.relativeRotation(s);
       out[c] = Math.atan2(R[7]!, R[4]!);
       out[c + 1] = Math.atan2(R[2]!, R[0]!);
     } else if (L.rotation === 'rpy') {
-      const a = this.rpyAngles();
+      const a = this.rpyAngles(s);
       out[c] = a[0]!; out[c + 1] = a[1]!; out[c + 2] = a[2]!;
     }
   }
 
-  /** their time derivatives at (q, u) → out[o …]; finite everywhere (see `isSingular`) */
-  coordinateRates(ctx: ConstraintContext, out: Float64Array, o = 0): void {
-    const k = this.k, L = this.layout;
+  /** their time derivatives at (q, u) → out[o …], evaluated in s; finite everywhere (see `isSingular`) */
+  coordinateRates(ctx: ConstraintContext, out: Float64Array, o: number, s: JointScratch): void {
+    const k = s.k, L = this.layout;
     k.positions(ctx);
     k.velocities(ctx);
     let c = o;
@@ -356,14 +357,14 @@ export class Joint implements BilateralConstraint {
       out[c] = den > DEGENERATE_SQ ? (2 * (w * vd - vk * wd)) / den : 0;
     } else if (L.rotation === 'universal') {
       // Ṙ_CD = [Ω] R_CD: the entries (1,1), (2,1), (0,0), (0,2)
-      const R = this.relativeRotation();
+      const R = this.relativeRotation(s);
       const r11d = oz * R[1]! - ox * R[7]!, r21d = ox * R[4]! - oy * R[1]!;
       const r00d = oy * R[6]! - oz * R[3]!, r02d = oy * R[8]! - oz * R[5]!;
       const d1 = R[4]! * R[4]! + R[7]! * R[7]!, d2 = R[0]! * R[0]! + R[2]! * R[2]!;
       out[c] = d1 > DEGENERATE_SQ ? (R[4]! * r21d - R[7]! * r11d) / d1 : 0;
       out[c + 1] = d2 > DEGENERATE_SQ ? (R[0]! * r02d - R[2]! * r00d) / d2 : 0;
     } else if (L.rotation === 'rpy') {
-      const a = this.rpyAngles(), th = a[0]!, ph = a[1]!, M = this.M;
+      const a = this.rpyAngles(s), th = a[0]!, ph = a[1]!, M = s.M;
       if (omegaToRpyRate(M, th, ph, GIMBAL_SINGULAR_TOL)) {
         out[c] = M[0]! * ox + M[1]! * oy + M[2]! * oz;
         out[c + 1] = M[3]! * ox + M[4]! * oy + M[5]! * oz;
@@ -380,28 +381,28 @@ export class Joint implements BilateralConstraint {
    * true where the coordinate rates are not defined: the gimbal at |cos φ| < tol (the simulation
    * warns with tol = 1e-2, where the rates are amplified a hundredfold), a degenerate angle or universal map
    */
-  isSingular(ctx: ConstraintContext, tol = GIMBAL_SINGULAR_TOL): boolean {
-    const k = this.k, L = this.layout;
+  isSingular(ctx: ConstraintContext, s: JointScratch, tol = GIMBAL_SINGULAR_TOL): boolean {
+    const k = s.k, L = this.layout;
     k.positions(ctx);
-    if (L.rotation === 'rpy') return rpyIsSingular(this.rpyAngles()[1]!, tol);
+    if (L.rotation === 'rpy') return rpyIsSingular(this.rpyAngles(s)[1]!, tol);
     if (L.rotation === 'angle') {
       const w = k.qCD[0]!, v = k.qCD[1 + L.angleAxis]!;
       return !(w * w + v * v > DEGENERATE_SQ);
     }
     if (L.rotation === 'universal') {
-      const R = this.relativeRotation();
+      const R = this.relativeRotation(s);
       return !(R[4]! * R[4]! + R[7]! * R[7]! > DEGENERATE_SQ && R[0]! * R[0]! + R[2]! * R[2]! > DEGENERATE_SQ);
     }
     return false;
   }
 
   /** R_CD = R_WCᵀ R_WD (after positions) */
-  private relativeRotation(): Float64Array {
-    return mulAtB3(this.Rcd, this.k.RC, this.k.RD);
+  private relativeRotation(s: JointScratch): Float64Array {
+    return mulAtB3(s.Rcd, s.k.RC, s.k.RD);
   }
 
   /** (θ, φ, ψ) of R_CD (mat3ToRpyInto) */
-  private rpyAngles(): Float64Array {
-    return mat3ToRpyInto(this.rpy, this.relativeRotation());
+  private rpyAngles(s: JointScratch): Float64Array {
+    return mat3ToRpyInto(s.rpy, this.relativeRotation(s));
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The joints of one constraint stage, evaluated as one batch: their kinematics buffers (the layout
- * of JointKinematics.b, frames included) back to back in one pool, their integers (bodies,
+ * of JointKinematics.b, copies of the joints' frames included) back to back in one pool, their integers (bodies,
  * offsets, rows, where their rows and Jacobian blocks go) in one flat array, and loops that run
  * the row kernels of ./jointRows.ts over them. The math is the joints' own (the same kernels, in
  * the same order per joint, so the same bits); only the data layout differs.
@@ -61,11 +61,12 @@ export class JointBatch {
     this.codes = new Int32Array(joints.reduce((n, j) => n + j.rows, 0));
     let co = 0, curved = 0;
     joints.forEach((j, t) => {
-      const ci = index[t]!, m = META * t, k = j.kinematics, L = j.layout;
-      this.pool.set(k.b.subarray(0, S), S * t);
+      const ci = index[t]!, m = META * t, L = j.layout, A = j.bodyA, B = j.bodyB;
+      j.writeFrames(this.pool, S * t);
       // the orientations beyond R_WC only where a row reads them (a gimbal's are for its coordinates)
       const rot = L.angular.length > 0 || L.universal ? 1 : 0;
-      this.meta.set([k.aBody, k.aQ, k.aU, k.bBody, k.bQ, k.bU, rot, j.rows, co, rowStart[ci]!], m);
+      this.meta.set([A ? A.index : -1, A ? A.qOffset : -1, A ? A.uOffset : -1, B ? B.index : -1, B ? B.qOffset : -1, B ? B.uOffset : -1,
+        rot, j.rows, co, rowStart[ci]!], m);
       // blocks in the order of `components`: A's then B's, or B's alone when A is the world
       this.meta[m + G_A] = j.bodyA ? keepAt[2 * ci]! : -1;
       this.meta[m + G_B] = j.bodyB ? keepAt[2 * ci + (j.bodyA ? 1 : 0)]! : -1;

@@ -48,14 +48,16 @@ export type { JointType, JointMask, JointLayout } from './jointLayout.js';
 export { JOINT_PRESETS, jointLayout } from './jointLayout.js';
 
 /**
- * An attachment frame: its body (null = world) and pose in body coordinates (in world for the
- * world). `buf` holds p (0…2), q (3…6) and R (7…15); p, q and R are views of it.
+ * An attachment frame of a joint, a parameter of the model: its body (null = world) and pose in
+ * body coordinates (in world for the world). `buf` holds p (0…2), q (3…6) and R (7…15); p, q and
+ * R are views of it. Written only while its joint is constructed; each workspace's kinematics
+ * buffers hold copies (`JointKinematics`, `JointBatch`).
  */
 export class JointFrame {
-  buf: Float64Array = new Float64Array(16);
-  p: Float64Array = this.buf.subarray(0, 3);
-  q: Float64Array = this.buf.subarray(3, 7);
-  R: Float64Array = this.buf.subarray(7, 16);
+  readonly buf: Float64Array = new Float64Array(16);
+  readonly p: Float64Array = this.buf.subarray(0, 3);
+  readonly q: Float64Array = this.buf.subarray(3, 7);
+  readonly R: Float64Array = this.buf.subarray(7, 16);
   /** the body's index and offsets in q and u (−1 for the world): read without touching the body */
   readonly bodyIndex: number;
   readonly qOffset: number;
@@ -65,15 +67,12 @@ export class JointFrame {
     this.qOffset = body ? body.qOffset : -1;
     this.uOffset = body ? body.uOffset : -1;
   }
+}
 
-  /** moves the frame into `buf` (16 numbers, values kept): see Joint.adoptScratch */
-  adopt(buf: Float64Array): void {
-    buf.set(this.buf);
-    this.buf = buf;
-    this.p = buf.subarray(0, 3);
-    this.q = buf.subarray(3, 7);
-    this.R = buf.subarray(7, 16);
-  }
+/** copies frames C (fa) and D (fb) into a joint's kinematics buffer b at offset o (where the kernels read them) */
+export function writeFrames(b: Float64Array, o: number, fa: JointFrame, fb: JointFrame): void {
+  b.set(fa.buf, o + FA);
+  b.set(fb.buf, o + FB);
 }
 
 // offsets of a joint's kinematics in its buffer (JointKinematics.b, or a JointBatch's pool at the
@@ -105,17 +104,17 @@ const LK = 104;    // (3) ℓ_k of the last lockAxis
 export const JOINT_KINEMATICS_SIZE = 107;
 
 /**
- * The kinematics of frames C and D at one (q, u) for one joint, in its own buffer, with the row
- * kernels below. `positions` must run before any value or Jacobian, `velocities` (after
- * `positions`) before rates and biases. The readable views (RC, RD, xC, qCD, Om) share the
- * buffer `b`; read them, do not keep them (`adopt` replaces them). The two frames live in `b`
- * too (the JointFrames' buffers are views of it), with their bodies' indices and offsets copied
- * here. The constraint stage evaluates the joints through a JointBatch instead (./jointBatch.ts),
- * which holds copies of these buffers (taken when the simulation is made) back to back and runs
- * the same kernels over them.
+ * The kinematics of frames C and D at one (q, u) for one joint, in a buffer of one workspace
+ * (a joint's scratch, `Joint.createScratch`), with the row kernels below. `positions` must run
+ * before any value or Jacobian, `velocities` (after `positions`) before rates and biases. The
+ * readable views (RC, RD, xC, qCD, Om) share the buffer `b`, which holds copies of the two frames
+ * too, with their bodies' indices and offsets copied here. The constraint stage evaluates the
+ * joints through a JointBatch instead (./jointBatch.ts), which holds the same buffers back to
+ * back and runs the same kernels over them.
  */
 export class JointKinematics {
-  b: Float64Array = new Float64Array(JOINT_KINEMATICS_SIZE);
+  /** (JOINT_KINEMATICS_SIZE) the kinematics and both frames */
+  readonly b: Float64Array;
   /** body index of side A (−1 for the world), its offsets in q and u, then side B's */
   readonly aBody: number;
   readonly aQ: number;
@@ -123,32 +122,26 @@ export class JointKinematics {
   readonly bBody: number;
   readonly bQ: number;
   readonly bU: number;
-  RC: Float64Array = this.b.subarray(RC, RC + 9);
-  RD: Float64Array = this.b.subarray(RD, RD + 9);
-  xC: Float64Array = this.b.subarray(XC, XC + 3);
-  qCD: Float64Array = this.b.subarray(QCD, QCD + 4);
-  Om: Float64Array = this.b.subarray(OM, OM + 3);
+  readonly RC: Float64Array;
+  readonly RD: Float64Array;
+  readonly xC: Float64Array;
+  readonly qCD: Float64Array;
+  readonly Om: Float64Array;
+  /** the kinematics (object and generation) the positions were computed at */
   private kinSeen: unknown = null;
   private genSeen = -1;
 
   /**
-   * the kinematics of the two frames, which move into this buffer (values kept). `rotations`
-   * false: no row or coordinate of the joint reads an orientation beyond R_WC (a ball or a
-   * point-on-plane/line joint), so `positions` skips R_WD and the quaternions q_WC, q_WD, q_CD
+   * the kinematics of the two frames in `buf` (JOINT_KINEMATICS_SIZE numbers, a new array when
+   * not given), where the frames are copied. `rotations` false: no row or coordinate of the joint
+   * reads an orientation beyond R_WC (a ball or a point-on-plane/line joint), so `positions` skips
+   * R_WD and the quaternions q_WC, q_WD, q_CD
    */
-  constructor(private readonly fa: JointFrame, private readonly fb: JointFrame, readonly rotations = true) {
+  constructor(fa: JointFrame, fb: JointFrame, readonly rotations = true, buf: Float64Array = new Float64Array(JOINT_KINEMATICS_SIZE)) {
     this.aBody = fa.bodyIndex; this.aQ = fa.qOffset; this.aU = fa.uOffset;
     this.bBody = fb.bodyIndex; this.bQ = fb.qOffset; this.bU = fb.uOffset;
-    fa.adopt(this.b.subarray(FA, FA + 16));
-    fb.adopt(this.b.subarray(FB, FB + 16));
-  }
-
-  /** moves the buffer, frames included, into `buf` (JOINT_KINEMATICS_SIZE numbers, values kept): see Joint.adoptScratch */
-  adopt(buf: Float64Array): void {
-    buf.set(this.b);
     this.b = buf;
-    this.fa.adopt(buf.subarray(FA, FA + 16));
-    this.fb.adopt(buf.subarray(FB, FB + 16));
+    writeFrames(buf, 0, fa, fb);
     this.RC = buf.subarray(RC, RC + 9);
     this.RD = buf.subarray(RD, RD + 9);
     this.xC = buf.subarray(XC, XC + 3);

@@ -16,10 +16,12 @@ export class WrenchScratch { readonly w = new Float64Array(6); readonly p = new 
 
 /**
  * out = (f_A, τ_A about the anchor), world axes, of constraint ci from the multipliers
- * `lambda` (m, all rows) at the state in ctx.
+ * `lambda` (m, all rows) at the state in ctx, evaluated in `scratch`, the constraint's scratch
+ * of the caller's workspace (ConstraintSystem.reaction)
  */
-export function constraintWrench(model: Model, ctx: ConstraintContext, lambda: Float64Array, ci: number, out: Float64Array, s: WrenchScratch): Float64Array {
-  const c = model.constraints[ci]!, r0 = model.rowStart[ci]!, blocks = c.jacobian(ctx);
+export function constraintWrench(model: Model, ctx: ConstraintContext, lambda: Float64Array, ci: number, scratch: unknown,
+  out: Float64Array, s: WrenchScratch): Float64Array {
+  const c = model.constraints[ci]!, r0 = model.rowStart[ci]!, blocks = c.jacobian(ctx, scratch);
   const comp = model.components[c.components[0]!]!, G = blocks[0]!, cols = comp.kind === 'particle' ? 3 : 6;
   // generalized force on the first component: Gᵀλ (force at its origin, torque about its origin)
   const w = s.w;
@@ -30,7 +32,7 @@ export function constraintWrench(model: Model, ctx: ConstraintContext, lambda: F
     w[j] = acc;
   }
   // move the torque to the anchor: τ_P = τ_O − (p − x_O) × f (a particle's "origin" is itself)
-  const p = c.anchor(ctx, s.p);
+  const p = c.anchor(ctx, s.p, scratch);
   for (let k = 0; k < 3; k++) p[k] = p[k]! - ctx.q[comp.qOffset + k]!;
   wrenchShift(w, w, p);
   // side A is the world: its wrench is the reaction

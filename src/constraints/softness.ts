@@ -18,7 +18,8 @@ export function applySoftness(model: Model): void {
   kin.update(model.initialQ);
   const ctx = { model, q: model.initialQ, u: model.initialU, kin };
   for (const c of soft) {
-    const blocks = c.jacobian(ctx), { stiffness, dampingRatio } = c.softness!;
+    // a scratch of its own for this one evaluation, at construction
+    const blocks = c.jacobian(ctx, c.createScratch(new Float64Array(c.scratchSize))), { stiffness, dampingRatio } = c.softness!;
     for (let r = 0; r < c.rows; r++) {
       const k = stiffness[r]!;
       if (!(k > 0)) continue;

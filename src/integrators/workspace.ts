@@ -91,7 +91,7 @@ export class Workspace {
     this.fs = new ForceSystem(model, (p) => {
       this.cs.register(p);
       if (!model.settings.geometricStiffness) return;
-      model.constraints.forEach((c, ci) => { const t = c.geometricStiffness?.(p); if (t) { this.geometric.push(ci); this.geometricTerms.push(t); } });
+      model.constraints.forEach((_, ci) => { const t = this.cs.geometricStiffness(ci, p); if (t) { this.geometric.push(ci); this.geometricTerms.push(t); } });
     }, this.cs.kin);
     // the pattern's symbolic analysis when the workspace is made, not in the first step; M + G
     // is assembled where the factorization reads it in place

@@ -1,7 +1,9 @@
 /**
  * The immutable model: components (particles, rigid bodies, markers), force effectors and
- * settings, plus the layout of the flat state vectors. Built once by `ModelAssembler.build()`;
- * the mutable state lives in `State` and the scratch in the simulation's workspace.
+ * settings, plus the layout of the flat state vectors. Built once by `ModelAssembler.build()`
+ * and never written afterwards: the mutable state lives in `State`, and everything an evaluation
+ * computes (the forces' and constraints' scratch, their pattern slots, the readouts) in each
+ * simulation's workspace, so one model can serve several simulations, even frozen.
  *
  * State layout (see docs/ARCHITECTURE.md):
  *   particle: q = [x, y, z]                      u = [vx, vy, vz]               (3, 3)
@@ -209,20 +211,6 @@ export class Model {
     this.initialU = args.u0;
     const cons = args.constraints ?? [];
     this.constraints = cons;
-    // the constraints' scratch back to back in one array, in model order (queries, reports and the
-    // optional geometric stiffness read it; the step evaluates joints from its JointBatch's copy)
-    let scratch = 0;
-    for (const c of cons) scratch += c.adoptScratch ? c.scratchSize ?? 0 : 0;
-    if (scratch > 0) {
-      const pool = new Float64Array(scratch);
-      let o = 0;
-      for (const c of cons) {
-        if (!c.adoptScratch) continue;
-        const size = c.scratchSize ?? 0;
-        c.adoptScratch(pool.subarray(o, o + size));
-        o += size;
-      }
-    }
     // a constraint must act on at least one dynamic component
     for (const c of cons) {
       if (!c.components.some((k) => args.components[k]!.dynamic)) throw new ModelError(`constraint "${c.name}"`, 'acts on no dynamic component');

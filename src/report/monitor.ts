@@ -80,8 +80,8 @@ export class RunMonitor {
   private warnedGeometric = false;
   private warnedProjection = false;
   private reportedRedundant = 0;
-  /** gimbal joints (the only coordinate singularity worth a warning) not yet reported */
-  private readonly singularCheck: Joint[];
+  /** gimbal joints (the only coordinate singularity worth a warning) not yet reported: their constraint indices */
+  private readonly singularCheck: number[];
   private readonly gEnd: Float64Array;   // (m) end-of-step violation when the projection did not compute it
 
   constructor(private readonly model: Model, private readonly ws: Workspace, private readonly state: State,
@@ -90,7 +90,7 @@ export class RunMonitor {
     const dyn = model.bodies.filter((b) => b.dynamic);
     this.bodyU = Int32Array.from(dyn, (b) => b.uOffset);
     this.bodyComp = Int32Array.from(dyn, (b) => b.index);
-    this.singularCheck = model.constraints.filter((c): c is Joint => c instanceof Joint && c.type === 'gimbal');
+    this.singularCheck = model.constraints.flatMap((c, ci) => (c instanceof Joint && c.type === 'gimbal' ? [ci] : []));
     this.gEnd = new Float64Array(model.nRows);
   }
 
@@ -222,10 +222,10 @@ export class RunMonitor {
 
   /** one warning per joint that reaches a coordinate singularity (cos φ = 0 for the gimbal) */
   private checkSingular(): void {
-    const ctx = this.ws.fs.bind(this.state.q, this.state.u);
+    const { q, u } = this.state;
     for (let i = 0; i < this.singularCheck.length; i++) {
-      const c = this.singularCheck[i]!;
-      if (!c.isSingular(ctx, GIMBAL_WARN_COS)) continue;
+      const ci = this.singularCheck[i]!, c = this.model.constraints[ci]!;
+      if (!this.ws.cs.isSingular(ci, q, u, GIMBAL_WARN_COS)) continue;
       this.warn('singularity', `step ${this.state.step}: joint "${c.name}" is at a coordinate singularity (gimbal: |cos φ| < ${GIMBAL_WARN_COS}): its angles and rates are not separately defined there; the constraint itself is unaffected`);
       this.singularCheck.splice(i--, 1);
     }

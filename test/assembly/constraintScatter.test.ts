@@ -8,6 +8,7 @@ import { describe, it, expect } from 'vitest';
 import { ModelAssembler } from '../../src/model/assembler.js';
 import { Joint } from '../../src/constraints/joint.js';
 import type { RigidBody } from '../../src/model/model.js';
+import { scratchOf } from '../helpers/constraints.js';
 import { Workspace } from '../../src/integrators/workspace.js';
 
 function model() {
@@ -37,7 +38,7 @@ describe('ConstraintSystem.evaluate: G and Gᵀ in the KKT matrix', () => {
       };
       let checked = 0;
       m.constraints.forEach((c, ci) => {
-        const blocks = c.jacobian(ctx), r0 = n + m.rowStart[ci]!;
+        const blocks = c.jacobian(ctx, scratchOf(c)), r0 = n + m.rowStart[ci]!;
         c.components.forEach((ix, k) => {
           const comp = m.components[ix]!;
           if (comp.block < 0) return;

@@ -13,7 +13,7 @@ import type { PointRef } from '../../src/model/points.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
 import { ModelError } from '../../src/model/errors.js';
 import { relErr, rng } from '../helpers/fd.js';
-import { context, flow, perturb } from '../helpers/constraints.js';
+import { context, flow, perturb, scratchOf } from '../helpers/constraints.js';
 
 const TOL = 1e-6;
 const FD_EPS = 1e-3;
@@ -54,26 +54,26 @@ function central(f: (eps: number) => number, eps = FD_EPS): number {
   return (-f(2 * eps) + 8 * f(eps) - 8 * f(-eps) + f(-2 * eps)) / (12 * eps);
 }
 
-const g = (c: DistanceConstraint, model: Model, q: Float64Array, u: Float64Array) => { const o = new Float64Array(1); c.violation(context(model, q, u), o, 0); return o[0]!; };
+const g = (c: DistanceConstraint, model: Model, q: Float64Array, u: Float64Array) => { const o = new Float64Array(1); c.violation(context(model, q, u), o, 0, scratchOf(c)); return o[0]!; };
 const width = (model: Model, i: number) => (model.components[i]!.kind === 'body' ? 6 : 3);
 
 /** Σ_k G_k u_k */
 function gdot(c: DistanceConstraint, model: Model, q: Float64Array, u: Float64Array): number {
-  const blocks = c.jacobian(context(model, q, u));
+  const blocks = c.jacobian(context(model, q, u), scratchOf(c));
   let s = 0;
   c.components.forEach((i, b) => { for (let k = 0; k < width(model, i); k++) s += blocks[b]![k]! * u[model.components[i]!.uOffset + k]!; });
   return s;
 }
 
 function check(c: DistanceConstraint, model: Model, q: Float64Array, u: Float64Array) {
-  const blocks = c.jacobian(context(model, q, u)).map((b) => b.slice());
+  const blocks = c.jacobian(context(model, q, u), scratchOf(c)).map((b) => b.slice());
   let eG = 0;
   c.components.forEach((i, b) => {
     const fd = Float64Array.from({ length: width(model, i) }, (_, k) => central((e) => g(c, model, perturb(model, q, i, k, e), u)));
     eG = Math.max(eG, relErr(blocks[b]!, fd));
   });
   const kappa = new Float64Array(1);
-  c.bias(context(model, q, u), kappa, 0);
+  c.bias(context(model, q, u), kappa, 0, scratchOf(c));
   const kfd = central((e) => gdot(c, model, flow(model, q, u, e), u));
   const gd = central((e) => g(c, model, flow(model, q, u, e), u));
   return { G: eG, kappa: Math.abs(kappa[0]! - kfd) / Math.max(Math.abs(kfd), 1e-9), gdot: Math.abs(gdot(c, model, q, u) - gd) / Math.max(Math.abs(gd), 1e-9) };
@@ -120,9 +120,9 @@ describe('distance constraint against central finite differences', () => {
     const model = builder.build();
     const c = new DistanceConstraint('d', builder.point('a'), builder.point('b'), model.initialQ);
     const k = new Float64Array(1);
-    c.bias(context(model, model.initialQ, model.initialU), k, 0);
+    c.bias(context(model, model.initialQ, model.initialU), k, 0, scratchOf(c));
     expect(k[0]).toBeCloseTo(9 / 2, 14);
-    expect(Array.from(c.jacobian(context(model, model.initialQ, model.initialU))[1]!)).toEqual([1, 0, 0]);
+    expect(Array.from(c.jacobian(context(model, model.initialQ, model.initialU), scratchOf(c))[1]!)).toEqual([1, 0, 0]);
   });
 });
 
@@ -141,7 +141,7 @@ describe('distance constraint set-up', () => {
     expect(c.compliance[0]).toBe(1e-4);
     expect(c.damping[0]).toBe(0.01);
     const model = builder.build(), out = new Float64Array(1);
-    c.violation(context(model, q0, model.initialU), out, 0);
+    c.violation(context(model, q0, model.initialU), out, 0, scratchOf(c));
     expect(out[0]).toBeCloseTo(Math.SQRT2 - 1, 15);
   });
 
@@ -152,10 +152,10 @@ describe('distance constraint set-up', () => {
     q[2] = 1;
     const ctx = context(model, q, Float64Array.from({ length: model.nu }, (_, i) => i));
     const out = new Float64Array(1);
-    c.violation(ctx, out, 0);
+    c.violation(ctx, out, 0, scratchOf(c));
     expect(out[0]).toBe(-1);
-    expect(Array.from(c.jacobian(ctx)[0]!)).toEqual([-0, -0, -1]);
-    c.bias(ctx, out, 0);
+    expect(Array.from(c.jacobian(ctx, scratchOf(c))[0]!)).toEqual([-0, -0, -1]);
+    c.bias(ctx, out, 0, scratchOf(c));
     expect(Number.isFinite(out[0])).toBe(true);
   });
 

@@ -16,6 +16,7 @@ import { cscToDense, cscTransposeMap } from '../../src/math/sparse/csc.js';
 import { retract, relErr } from '../helpers/fd.js';
 import { chainOfBodies } from '../../examples/scenes.js';
 import { AxialSpring } from '../../src/forces/pathSpring.js';
+import { scratchOf } from '../helpers/constraints.js';
 import { LinearMaterial } from '../../src/forces/materials.js';
 
 function model(gs: boolean) {
@@ -235,7 +236,7 @@ describe('the optional terms belong to the workspace that made them', () => {
   it('each call makes a new geometric-stiffness term (one per workspace); joints without translational rows have none', () => {
     const mdl = jointModel('ball'), pattern = new Workspace(mdl).fs.pattern;
     const j = mdl.constraints[0] as Joint;
-    const t1 = j.geometricStiffness(pattern), t2 = j.geometricStiffness(pattern);
+    const t1 = j.geometricStiffness(pattern, scratchOf(j)), t2 = j.geometricStiffness(pattern, scratchOf(j));
     expect(t1).not.toBeNull();
     expect(t1).not.toBe(t2);
     // a custom mask locking rotations only: no translational rows, no term
@@ -243,7 +244,7 @@ describe('the optional terms belong to the workspace that made them', () => {
     b.addBody({ name: 'A', mass: 1, inertia: [0.02, 0.03, 0.04, 0, 0, 0], position: [0, 0, 0] });
     const q0 = b.initialQ();
     const rot = Joint.atWorldFrame('rot', null, b.componentAt(0) as RigidBody, q0, [0, 0, 0], [1, 0, 0, 0], { type: { linear: [false, false, false], angular: [true, true, true] } });
-    expect(rot.geometricStiffness(new Workspace(b.build()).fs.pattern)).toBeNull();
+    expect(rot.geometricStiffness(new Workspace(b.build()).fs.pattern, scratchOf(rot))).toBeNull();
   });
 
   it('the projection curvature comes only from joints that lock all three translations', () => {

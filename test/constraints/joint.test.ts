@@ -19,7 +19,7 @@ import { mulAtB3 } from '../../src/math/mat3.js';
 import { mat3ToRpy, rpyToMat3, omegaToRpyRate } from '../../src/math/rpy.js';
 import { pose, poseCompose, poseInverse, type Pose } from '../../src/math/transform.js';
 import { relErr, rng } from '../helpers/fd.js';
-import { context, flow, perturb } from '../helpers/constraints.js';
+import { context, flow, perturb, scratchOf } from '../helpers/constraints.js';
 import { randomVec, randomQuat } from '../helpers/numeric.js';
 
 const TOL = 1e-6;
@@ -53,13 +53,13 @@ function scene(seed: number, type: JointType | JointMask, a: Side, b: Side, extr
 
 function violation(j: Joint, model: Model, q: Float64Array, u: Float64Array): Float64Array {
   const g = new Float64Array(j.rows);
-  j.violation(context(model, q, u), g, 0);
+  j.violation(context(model, q, u), g, 0, scratchOf(j));
   return g;
 }
 
 /** Σ_k G_k u_k at q */
 function gdot(j: Joint, model: Model, q: Float64Array, u: Float64Array): Float64Array {
-  const blocks = j.jacobian(context(model, q, u)), out = new Float64Array(j.rows);
+  const blocks = j.jacobian(context(model, q, u), scratchOf(j)), out = new Float64Array(j.rows);
   j.components.forEach((c, b) => {
     const G = blocks[b]!, o = model.components[c]!.uOffset;
     for (let i = 0; i < j.rows; i++) for (let k = 0; k < 6; k++) out[i] = out[i]! + G[6 * i + k]! * u[o + k]!;
@@ -88,7 +88,7 @@ function central(f: (eps: number) => Float64Array, eps = FD_EPS): Float64Array {
 /** relative errors of G (against FD of g along retract), κ (against FD of Gu along q ⊕ εu), ġ = Gu and the coordinate rates */
 function check(j: Joint, model: Model, q: Float64Array, u: Float64Array) {
   // G, block by block: column k from g along the k-th tangent direction of the component
-  const blocks = j.jacobian(context(model, q, u)).map((b) => b.slice());
+  const blocks = j.jacobian(context(model, q, u), scratchOf(j)).map((b) => b.slice());
   let eG = 0;
   j.components.forEach((c, b) => {
     const fd = new Float64Array(6 * j.rows);
@@ -100,14 +100,14 @@ function check(j: Joint, model: Model, q: Float64Array, u: Float64Array) {
   });
   // κ = d/dε Σ G(q ⊕ εu) u (u held fixed)
   const kappa = new Float64Array(j.rows);
-  j.bias(context(model, q, u), kappa, 0);
+  j.bias(context(model, q, u), kappa, 0, scratchOf(j));
   const kfd = central((e) => gdot(j, model, flow(model, q, u, e), u));
   // ġ = G u against d/dε g(q ⊕ εu)
   const gdFd = central((e) => violation(j, model, flow(model, q, u, e), u));
   // coordinate rates against d/dε of the coordinates along q ⊕ εu
   const n = j.coordinateNames.length, rates = new Float64Array(n);
-  j.coordinateRates(context(model, q, u), rates);
-  const rfd = central((e) => { const c = new Float64Array(n); j.coordinates(context(model, flow(model, q, u, e), u), c); return c; });
+  j.coordinateRates(context(model, q, u), rates, 0, scratchOf(j));
+  const rfd = central((e) => { const c = new Float64Array(n); j.coordinates(context(model, flow(model, q, u, e), u), c, 0, scratchOf(j)); return c; });
   return { G: eG, kappa: rowErr(kappa, kfd, j.rows), gdot: rowErr(gdot(j, model, q, u), gdFd, j.rows), rates: n ? rowErr(rates, rfd, n) : 0, g: violation(j, model, q, u) };
 }
 
@@ -179,7 +179,7 @@ describe('joint Jacobians and biases against central finite differences', () => 
         const qf = setRelative(model, model.initialQ, joint, T);
         expect(Math.max(...violation(joint, model, qf, u).map(Math.abs))).toBeLessThan(1e-12);
         const c = new Float64Array(joint.coordinateNames.length);
-        joint.coordinates(context(model, qf, u), c);
+        joint.coordinates(context(model, qf, u), c, 0, scratchOf(joint));
         expect(Array.from(c).map((x, i) => Math.abs(x - coords[i]!)).reduce((m, x) => Math.max(m, x), 0)).toBeLessThan(1e-12);
         // then off the constraint a little
         const q = flow(model, qf, Float64Array.from({ length: model.nu }, () => 2 * r() - 1), 0.02);
@@ -191,9 +191,9 @@ describe('joint Jacobians and biases against central finite differences', () => 
         expect(e.gdot).toBeLessThan(TOL);
         expect(e.rates).toBeLessThan(TOL);
         // jacobianInto (the constraint stage's form) writes the blocks of `jacobian`, bit for bit, at the offsets given
-        const ctx = context(model, q, u), blocks = joint.jacobian(ctx).map((x) => Array.from(x)), len = 6 * joint.rows;
+        const ctx = context(model, q, u), blocks = joint.jacobian(ctx, scratchOf(joint)).map((x) => Array.from(x)), len = 6 * joint.rows;
         const out = new Float64Array(5 + 2 * len + 3).fill(NaN);
-        joint.jacobianInto(ctx, out, 5, 5 + len + 3);
+        joint.jacobianInto(ctx, out, 5, 5 + len + 3, scratchOf(joint));
         expect(blocks.length).toBe(joint.components.length);
         blocks.forEach((blk, k) => expect(Array.from(out.subarray(k === 0 ? 5 : 8 + len, (k === 0 ? 5 : 8 + len) + len))).toEqual(blk));
         expect(out.filter((x) => !Number.isNaN(x)).length).toBe(blocks.length * len);
@@ -243,7 +243,7 @@ describe('joint coordinates under prescribed motions', () => {
     expect(joint.coordinateNames).toEqual(['rz']);
     const c = new Float64Array(1);
     for (const angle of [0, 0.3, -1.2, 2.9, Math.PI, 3.6, -3.6, 6.0]) {
-      joint.coordinates(context(model, setRelative(model, model.initialQ, joint, pose([0, 0, 0], axisQuat(2, angle))), u), c);
+      joint.coordinates(context(model, setRelative(model, model.initialQ, joint, pose([0, 0, 0], axisQuat(2, angle))), u), c, 0, scratchOf(joint));
       expect(c[0]).toBeCloseTo(angle, 12);
     }
   });
@@ -254,7 +254,7 @@ describe('joint coordinates under prescribed motions', () => {
       const c = new Float64Array(joint.coordinateNames.length);
       for (const [x, y, z, a] of [[0.4, -0.2, 0.7, 0.5], [-1.5, 0.3, -2.0, -2.2]] as const) {
         const T = type === 'planar' ? pose([x, y, 0], axisQuat(2, a)) : type === 'slider' ? pose([0, 0, z]) : pose([0, 0, z], axisQuat(2, a));
-        joint.coordinates(context(model, setRelative(model, model.initialQ, joint, T), u), c);
+        joint.coordinates(context(model, setRelative(model, model.initialQ, joint, T), u), c, 0, scratchOf(joint));
         const want = type === 'planar' ? [x, y, a] : type === 'slider' ? [z] : [z, a];
         want.forEach((w, i) => expect(c[i]).toBeCloseTo(w, 12));
       }
@@ -265,7 +265,7 @@ describe('joint coordinates under prescribed motions', () => {
     const { model, joint, u } = scene(13, 'universal', 'body', 'body');
     expect(joint.coordinateNames).toEqual(['rx', 'ry']);
     const c = new Float64Array(2);
-    joint.coordinates(context(model, setRelative(model, model.initialQ, joint, pose([0, 0, 0], quatMul(new Float64Array(4), axisQuat(0, 0.7), axisQuat(1, -1.1)))), u), c);
+    joint.coordinates(context(model, setRelative(model, model.initialQ, joint, pose([0, 0, 0], quatMul(new Float64Array(4), axisQuat(0, 0.7), axisQuat(1, -1.1)))), u), c, 0, scratchOf(joint));
     expect(c[0]).toBeCloseTo(0.7, 12);
     expect(c[1]).toBeCloseTo(-1.1, 12);
   });
@@ -287,13 +287,13 @@ describe('joint coordinates under prescribed motions', () => {
     for (let trial = 0; trial < 5; trial++) {
       const q = flow(model, model.initialQ, Float64Array.from({ length: model.nu }, () => 2 * r() - 1), 1.0);
       const c = new Float64Array(3), rates = new Float64Array(3);
-      joint.coordinates(context(model, q, u), c);
+      joint.coordinates(context(model, q, u), c, 0, scratchOf(joint));
       const { R, omegaC, omegaW } = relative(model, joint, q, u);
       const want = mat3ToRpy(R);
       want.forEach((x, i) => expect(Math.abs(c[i]! - x)).toBeLessThan(1e-12));
-      expect(joint.isSingular(context(model, q, u))).toBe(false);
+      expect(joint.isSingular(context(model, q, u), scratchOf(joint))).toBe(false);
       // rates: A⁻¹ Ω_C (and not A⁻¹ of the world-axis relative ω)
-      joint.coordinateRates(context(model, q, u), rates);
+      joint.coordinateRates(context(model, q, u), rates, 0, scratchOf(joint));
       const M = new Float64Array(9);
       omegaToRpyRate(M, c[0]!, c[1]!);
       const apply = (w: Float64Array) => [0, 1, 2].map((i) => M[3 * i]! * w[0]! + M[3 * i + 1]! * w[1]! + M[3 * i + 2]! * w[2]!);
@@ -311,10 +311,10 @@ describe('joint coordinates under prescribed motions', () => {
       expect(quatToMat3(new Float64Array(9), qT).every((x, i) => Math.abs(x - R[i]!) < 1e-15)).toBe(true);
       const q = setRelative(model, model.initialQ, joint, pose([0, 0, 0], qT));
       const ctx = context(model, q, u);
-      expect(joint.isSingular(ctx)).toBe(true);
+      expect(joint.isSingular(ctx, scratchOf(joint))).toBe(true);
       const c = new Float64Array(3), rates = new Float64Array(3);
-      joint.coordinates(ctx, c);
-      joint.coordinateRates(ctx, rates);
+      joint.coordinates(ctx, c, 0, scratchOf(joint));
+      joint.coordinateRates(ctx, rates, 0, scratchOf(joint));
       expect(rates.every(Number.isFinite)).toBe(true);
       expect(Math.abs(c[1]!)).toBeCloseTo(Math.PI / 2, 7);
       const { omegaC } = relative(model, joint, q, u);
@@ -324,7 +324,7 @@ describe('joint coordinates under prescribed motions', () => {
     }
     // near it (cos φ = 0.05) the rates are regular and exact
     const qn = setRelative(model, model.initialQ, joint, pose([0, 0, 0], quatMul(new Float64Array(4), quatMul(new Float64Array(4), axisQuat(2, 0.4), axisQuat(1, Math.acos(0.05))), axisQuat(0, -0.9))));
-    expect(joint.isSingular(context(model, qn, u))).toBe(false);
+    expect(joint.isSingular(context(model, qn, u), scratchOf(joint))).toBe(false);
     expect(check(joint, model, qn, u).rates).toBeLessThan(TOL);
     expect(GIMBAL_SINGULAR_TOL).toBeGreaterThan(Math.sqrt(2 * 2 ** -53));
   });
@@ -338,7 +338,7 @@ describe('joint coordinates under prescribed motions', () => {
       const qT = quatMul(new Float64Array(4), quatMul(new Float64Array(4), axisQuat(2, 0.4), axisQuat(1, phi)), axisQuat(0, -0.9));
       const q = setRelative(model, model.initialQ, joint, pose([0, 0, 0], qT));
       const c = new Float64Array(3);
-      joint.coordinates(context(model, q, u), c);
+      joint.coordinates(context(model, q, u), c, 0, scratchOf(joint));
       // θ and ψ are conditioned like 1/cos φ: rounding of R_CD moves them by about ε/d
       expect(Math.abs(c[0]! - 0.4)).toBeLessThan(1e-14 / d);
       expect(Math.abs(c[1]! - phi)).toBeLessThan(1e-12);
@@ -349,7 +349,7 @@ describe('joint coordinates under prescribed motions', () => {
   it('the anchor is frame C in world', () => {
     const { model, joint, u } = scene(16, 'hinge', 'body', 'body');
     const q = flow(model, model.initialQ, u, 0.3);
-    const x = joint.anchor(context(model, q, u), new Float64Array(3));
+    const x = joint.anchor(context(model, q, u), new Float64Array(3), scratchOf(joint));
     const want = worldFrame(model, q, joint.bodyA, joint.frameA).p;
     x.forEach((v, i) => expect(v).toBeCloseTo(want[i]!, 14));
   });

@@ -16,7 +16,7 @@ import { JointBatch } from '../../src/constraints/jointBatch.js';
 import { Simulation } from '../../src/simulation.js';
 import { chainOfBodies } from '../../examples/scenes.js';
 import { rng } from '../helpers/fd.js';
-import { context } from '../helpers/constraints.js';
+import { context, scratchOf } from '../helpers/constraints.js';
 import { randomVec, randomQuat } from '../helpers/numeric.js';
 
 /**
@@ -70,19 +70,18 @@ describe('joint batch', () => {
       const keepAt = new Int32Array(2 * model.constraints.length);
       model.constraints.forEach((c, ci) => { keepAt[2 * ci] = 12 * model.rowStart[ci]!; keepAt[2 * ci + 1] = 12 * model.rowStart[ci]! + 6 * c.rows; });
       const own = new JointBatch(model.constraints, model.rowStart, keepAt);
-      // a second batch whose first call is the curvature (its own positions pass), made before
-      // any joint has computed its kinematics at q (the pool copies the joints' buffers)
+      // a second batch whose first call is the curvature (its own positions pass)
       const curvatureFirst = new JointBatch(model.constraints, model.rowStart, keepAt);
       own.evaluate(ctx, g, kappa, G);
-      // against each joint's own evaluation, in a fresh context (its own kinematics buffer)
+      // against each joint's own evaluation, in a fresh context and scratch (its own kinematics buffer)
       const c2 = context(model, q, u);
       let checked = 0;
       model.constraints.forEach((c, ci) => {
         if (!(c instanceof Joint)) { expect(g[model.rowStart[ci]!]).toBeNaN(); return; }
         const r0 = model.rowStart[ci]!, gj = new Float64Array(c.rows), kj = new Float64Array(c.rows), Gj = new Float64Array(12 * c.rows).fill(NaN);
-        c.violation(c2, gj, 0);
-        c.bias(c2, kj, 0);
-        c.jacobianInto(c2, Gj, 0, 6 * c.rows);
+        c.violation(c2, gj, 0, scratchOf(c));
+        c.bias(c2, kj, 0, scratchOf(c));
+        c.jacobianInto(c2, Gj, 0, 6 * c.rows, scratchOf(c));
         expect(Array.from(g.subarray(r0, r0 + c.rows))).toEqual(Array.from(gj));
         expect(Array.from(kappa.subarray(r0, r0 + c.rows))).toEqual(Array.from(kj));
         const nk = c.components.length;
@@ -103,7 +102,7 @@ describe('joint batch', () => {
       // each joint's own term over its own kinematics (the joints that lock all three translations)
       model.constraints.forEach((c, ci) => {
         if (!(c instanceof Joint) || c.layout.linear.length !== 3) return;
-        const k = c.kinematics;
+        const k = scratchOf(c).k;
         k.positions(c2);
         jointLeverCurvature(k.b, 0, c.layout.codes, 0, mu, model.rowStart[ci]!, c.bodyA ? c.bodyA.block : -1, c.bodyB ? c.bodyB.block : -1, C2, traces, t);
         terms++;
@@ -122,7 +121,7 @@ describe('joint batch', () => {
     cs.violation(sim.ws.fs.bind(q, u));
     const g1 = Array.from(cs.g);
     const own = new Float64Array(model.nRows);
-    model.constraints.forEach((c, ci) => c.violation(context(model, q, u), own, model.rowStart[ci]!));
+    model.constraints.forEach((c, ci) => c.violation(context(model, q, u), own, model.rowStart[ci]!, scratchOf(c)));
     expect(g1).toEqual(Array.from(own));
     expect(g1).not.toEqual(g0);
   });

@@ -10,8 +10,8 @@ import { describe, it, expect } from 'vitest';
 import { ModelAssembler } from '../../src/model/assembler.js';
 import { Simulation } from '../../src/simulation.js';
 import { Joint } from '../../src/constraints/joint.js';
-import { constraintWrench, WrenchScratch } from '../../src/constraints/report.js';
 import type { RigidBody } from '../../src/model/model.js';
+import { scratchOf } from '../helpers/constraints.js';
 import { chainOfBodies } from '../../examples/scenes.js';
 
 const Y: [number, number, number] = [0, 1, 0];
@@ -24,7 +24,7 @@ function rodBetween(b: ModelAssembler, name: string, p: number[], q: number[]) {
 
 function maxViolation(sim: Simulation): number {
   const g = new Float64Array(sim.model.nRows), ctx = sim.ws.fs.bind(sim.state.q, sim.state.u);
-  sim.model.constraints.forEach((c, k) => c.violation(ctx, g, sim.model.rowStart[k]!));
+  sim.model.constraints.forEach((c, k) => c.violation(ctx, g, sim.model.rowStart[k]!, scratchOf(c)));
   return g.reduce((e, x) => Math.max(e, Math.abs(x)), 0);
 }
 
@@ -167,7 +167,7 @@ describe('reaction wrenches', () => {
     for (const integrator of ['implicit-euler', 'trapezoidal', 'rk4'] as const) {
       const sim = new Simulation(b.build(), { integrator, step: 0.005 });
       sim.steps(20);
-      const w = constraintWrench(sim.model, sim.ws.fs.bind(sim.state.q, sim.state.u), sim.ws.cs.lambda, 0, new Float64Array(6), new WrenchScratch());
+      const w = sim.ws.cs.reaction(0, sim.state.q, sim.state.u, sim.ws.cs.lambda, new Float64Array(6));
       // side A is the world: the body pulls it down with its weight, straight below the pivot
       expect(w[0]!).toBeCloseTo(0, 9); expect(w[1]!).toBeCloseTo(0, 9);
       expect(Math.abs(w[2]! + m * 9.81)).toBeLessThan(1e-8);
@@ -181,7 +181,7 @@ describe('reaction wrenches', () => {
     b.addConstraint(Joint.atWorldFrame('weld', null, b.componentAt(0) as RigidBody, b.initialQ(), [0, 0, 0], [1, 0, 0, 0], { type: 'weld' }));
     const sim = new Simulation(b.build(), { integrator: 'implicit-euler', step: 0.005 });
     sim.steps(20);
-    const w = constraintWrench(sim.model, sim.ws.fs.bind(sim.state.q, sim.state.u), sim.ws.cs.lambda, 0, new Float64Array(6), new WrenchScratch());
+    const w = sim.ws.cs.reaction(0, sim.state.q, sim.state.u, sim.ws.cs.lambda, new Float64Array(6));
     // force −m g ẑ at x = L: about the anchor τ = (L x̂) × (−m g ẑ) = +m g L ŷ
     expect(Math.abs(w[2]! + m * 9.81)).toBeLessThan(1e-8);
     expect(Math.abs(w[4]! - m * 9.81 * L)).toBeLessThan(1e-8);
@@ -239,11 +239,11 @@ describe('joint frame cache', () => {
     b.addConstraint(j);
     const sim = new Simulation(b.build());
     const q = sim.state.q, u = sim.state.u, g = new Float64Array(5), g2 = new Float64Array(5);
-    j.violation(sim.ws.fs.bind(q, u), g, 0);
+    j.violation(sim.ws.fs.bind(q, u), g, 0, scratchOf(j));
     expect(Math.max(...g.map(Math.abs))).toBeLessThan(1e-15);
     // move the body: the same context object, refreshed through bind/update
     q[0] = q[0]! + 0.1;
-    j.violation(sim.ws.fs.bind(q, u), g2, 0);
+    j.violation(sim.ws.fs.bind(q, u), g2, 0, scratchOf(j));
     expect(Math.abs(g2[0]! - 0.1)).toBeLessThan(1e-12);
   });
 

@@ -4,11 +4,17 @@
  * perturbation q ⊕ ε e_j of one component (`retract` when it is dynamic).
  */
 import type { Model } from '../../src/model/model.js';
-import type { ConstraintContext } from '../../src/constraints/constraint.js';
+import type { BilateralConstraint, ConstraintContext } from '../../src/constraints/constraint.js';
 import { Kinematics } from '../../src/model/kinematics.js';
 import { quatIntegrateWorld } from '../../src/math/quat.js';
 import { retract } from './fd.js';
 
+/** a new scratch of constraint c for a test's evaluations (what a workspace makes for it) */
+export function scratchOf<S>(c: BilateralConstraint<S>): S {
+  return c.createScratch(new Float64Array(c.scratchSize));
+}
+
+/** a constraint context at (q, u), with its own body caches */
 export function context(model: Model, q: Float64Array, u: Float64Array): ConstraintContext {
   const kin = new Kinematics(model);
   kin.update(q);

@@ -7,12 +7,13 @@
 import { describe, it, expect } from 'vitest';
 import { chainOfBodies } from '../../examples/scenes.js';
 import { Simulation } from '../../src/simulation.js';
+import { scratchOf } from '../helpers/constraints.js';
 import type { IntegratorName } from '../../src/integrators/names.js';
 
 /** the largest joint separation (|g| of the translational rows) at the current state */
 function maxSeparation(sim: Simulation, g: Float64Array): number {
   const ctx = sim.ws.fs.bind(sim.state.q, sim.state.u);
-  sim.model.constraints.forEach((c, k) => c.violation(ctx, g, sim.model.rowStart[k]!));
+  sim.model.constraints.forEach((c, k) => c.violation(ctx, g, sim.model.rowStart[k]!, scratchOf(c)));
   let e = 0;
   for (const x of g) e = Math.max(e, Math.abs(x));
   return e;
