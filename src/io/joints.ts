@@ -11,6 +11,9 @@ import { DEFAULT_SETTINGS, type ModelSettings, type Stabilization, type Vec3Tupl
 import type { PointRef } from '../model/points.js';
 import { POINT_WORLD } from '../model/points.js';
 import { ModelError, unitQuaternion } from '../model/errors.js';
+import { formatValue } from '../model/format.js';
+import { pointAt } from '../model/points.js';
+import type { Model } from '../model/model.js';
 import { Joint } from '../constraints/joint.js';
 import { jointLayout } from '../constraints/jointLayout.js';
 import { DistanceConstraint } from '../constraints/distance.js';
@@ -53,6 +56,31 @@ function hardRowDamping(c: BilateralConstraint, perRow: boolean, settings: Model
     `damping acts on compliant rows only (compliance > 0, or stiffness with dampingRatio); ${what}, and under ${dampingIgnoredBy(method)} the damping would be ignored${hint}`);
 }
 
+/**
+ * Checks what the model computed from each joint's stiffness at build (constraints/softness.ts):
+ * the compliance 1/k and the damping 2ζ√(m_eff/k) must be finite (a stiffness of 1e-320 is
+ * positive, its compliance is not a number). The error names the field the file gave.
+ */
+export function checkSoftness(model: Model, joints: readonly JointJson[], label: (i: number) => string): void {
+  joints.forEach((j, i) => {
+    if (j.stiffness === undefined) return;
+    const name = j.name ?? `${j.type}#${i}`;
+    const c = model.constraints.find((k) => k.name === name);
+    if (!c) return;
+    const perRow = Array.isArray(j.stiffness);
+    for (let r = 0; r < c.rows; r++) {
+      const k = perRow ? (j.stiffness as readonly number[])[r]! : (j.stiffness as number);
+      const row = perRow ? `[${r}]` : '';
+      if (!Number.isFinite(c.compliance[r]!)) {
+        throw new ModelError(`${label(i)}.stiffness${row}`, `${formatValue(k)} gives the compliance 1/k = ${formatValue(c.compliance[r])}, not a finite number`);
+      }
+      if (!Number.isFinite(c.damping[r]!)) {
+        throw new ModelError(`${label(i)}.dampingRatio`, `${formatValue(j.dampingRatio)} with stiffness ${formatValue(k)} gives the damping 2ζ√(m/k) = ${formatValue(c.damping[r])}, not a finite number`);
+      }
+    }
+  });
+}
+
 /** the settings' stabilization from the file's (parameters only with their method) */
 export function stabilization(s: StabilizationJson | undefined): Stabilization {
   if (!s) return { ...DEFAULT_SETTINGS.stabilization };
@@ -73,17 +101,32 @@ export function stabilization(s: StabilizationJson | undefined): Stabilization {
   return out;
 }
 
-/** rewrites a constraint constructor's error (`joint "h".axis`) onto the JSON path (`joints[0] (hinge "h").axis`) */
-function atPath<T>(prefix: string, at: string, make: () => T, base = ''): T {
+/**
+ * Rewrites a constraint constructor's error (`joint "h".axis`) onto the JSON path
+ * (`joints[0] (hinge "h").axis`); `fields` maps the constructor's names of derived values
+ * (`.frameA.position`, computed from the file's `frame`) to the fields the file gave.
+ */
+function atPath<T>(prefix: string, at: string, make: () => T, base = '', fields: Record<string, string> = {}): T {
   try {
     return make();
   } catch (e) {
     if (e instanceof ModelError && e.path.startsWith(prefix)) {
       const rest = e.path.slice(prefix.length);
+      const field = fields[rest];
+      if (field !== undefined) throw new ModelError(`${at}${field}`, derivedFrom(rest, e.detail));
       throw new ModelError(`${at}${rest || base}`, e.detail);
     }
     throw e;
   }
+}
+
+/** the message of a derived joint value's error, on the field it came from */
+function derivedFrom(rest: string, detail: string): string {
+  const side = rest.startsWith('.frameA') ? 'bodyA' : rest.startsWith('.frameB') ? 'bodyB' : '';
+  if (!side) return detail;
+  // the constructor's detail shows the derived value; say where it came from instead
+  if (rest.endsWith('position')) return `is too far from ${side}: the joint frame's position in ${side}'s coordinates at load is not finite`;
+  return `the joint frame's orientation in ${side}'s coordinates at load: ${detail}`;
 }
 
 function frameJoint(b: ModelAssembler, j: Exclude<JointJson, { type: 'distance' }>, name: string, at: string, q0: Float64Array): BilateralConstraint {
@@ -114,14 +157,22 @@ function frameJoint(b: ModelAssembler, j: Exclude<JointJson, { type: 'distance' 
   if (!position) throw new ModelError(`${at}.frame`, 'missing required field (give frame, position with axis, or frameA and frameB)');
   if (j.frame?.orientation && j.axis) throw new ModelError(`${at}.axis`, 'give either frame.orientation or axis, not both');
   const p: Vec3Tuple = [position[0], position[1], position[2]];
+  // the frames in each body's coordinates derive from the world frame: their errors are its fields'
+  const positionField = j.frame ? '.frame.position' : '.position', orientationField = j.axis ? '.axis' : '.frame.orientation';
+  const fields = {
+    '.position': positionField, '.frameA.position': positionField, '.frameB.position': positionField,
+    '.orientation': orientationField, '.frameA.orientation': orientationField, '.frameB.orientation': orientationField,
+  };
   if (j.axis) {
-    const axis: Vec3Tuple = [j.axis[0], j.axis[1], j.axis[2]];
-    if (!(Math.hypot(...axis) > 1e-12)) throw new ModelError(`${at}.axis`, `axis ${JSON.stringify(axis)} has zero length`);
-    return atPath(prefix, at, () => Joint.atWorldAxis(name, A, B, q0, p, axis, spec));
+    // a direction: scaled by its largest entry, so that no length overflows or underflows
+    const m = Math.max(Math.abs(j.axis[0]), Math.abs(j.axis[1]), Math.abs(j.axis[2]));
+    if (!(m > 0)) throw new ModelError(`${at}.axis`, `axis ${formatValue(j.axis)} has zero length`);
+    const axis: Vec3Tuple = [j.axis[0] / m, j.axis[1] / m, j.axis[2] / m];
+    return atPath(prefix, at, () => Joint.atWorldAxis(name, A, B, q0, p, axis, spec), '', fields);
   }
   const o: QuatTuple = j.frame?.orientation ? [...j.frame.orientation] : [1, 0, 0, 0];
   unitQuaternion(`${at}.frame.orientation`, o);
-  return atPath(prefix, at, () => Joint.atWorldFrame(name, A, B, q0, p, o, spec));
+  return atPath(prefix, at, () => Joint.atWorldFrame(name, A, B, q0, p, o, spec), '', fields);
 }
 
 function distanceJoint(b: ModelAssembler, j: Extract<JointJson, { type: 'distance' }>, name: string, at: string, q0: Float64Array): BilateralConstraint {
@@ -135,6 +186,10 @@ function distanceJoint(b: ModelAssembler, j: Extract<JointJson, { type: 'distanc
   }
   if (p1.kind === POINT_WORLD && p2.kind === POINT_WORLD) throw new ModelError(`${at}.points`, 'both points are world points');
   if (!dynamic(p1) && !dynamic(p2)) throw new ModelError(`${at}.points`, 'joins no dynamic component (both points are fixed)');
+  // the initial distance (the default length, and the direction at load) must be a number
+  const x1 = pointAt(p1, q0), x2 = pointAt(p2, q0);
+  const d = Math.hypot(x2[0]! - x1[0]!, x2[1]! - x1[1]!, x2[2]! - x1[2]!);
+  if (!Number.isFinite(d)) throw new ModelError(`${at}.points`, `the points are ${formatValue(d)} m apart at load, not a finite distance`);
   return atPath(`distance constraint "${name}"`, at, () => new DistanceConstraint(name, p1, p2, q0, {
     length: j.length, compliance: j.compliance, damping: j.damping, stiffness: j.stiffness, dampingRatio: j.dampingRatio,
   }), '.points');

@@ -25,13 +25,33 @@ function doc<S extends z.ZodType>(schema: S, description: string, id?: string): 
   return schema;
 }
 
+/**
+ * The smallest step a model file may give (s). Time and coordinates are doubles: below this a
+ * step's increment to a time or coordinate of order 1 keeps fewer than 4 digits (2.2e-16 / 1e-12),
+ * one simulated second takes 1e12 steps, and no mechanics in the engine's scope (up to GHz
+ * vibrations, h ≈ 1e-10 s) needs it. docs/model-format.md, Limits.
+ */
+export const MIN_STEP = 1e-12;
+const STEP_RULE = `below ${MIN_STEP} s a step is lost in the rounding of the time and coordinates (docs/model-format.md, Limits)`;
+
+/** the rules whose message the loader appends to its own wording of a bound (`must be >= 1e-12 (got 1e-300): …`) */
+export const EXPLAINED_RULES: ReadonlySet<string> = new Set([STEP_RULE]);
+
 /** names: what CSV headers and messages can carry without quoting */
 export const NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.:/-]*$/;
 const NAME_RULE = 'names use letters, digits and _ . : / - and start with a letter, digit or _';
 
+/**
+ * A length check's parameters that run it only on a string or an array. zod runs length checks on
+ * any value with a `length` property, even after its type check failed, and compares that value
+ * with a number, which throws for an object whose valueOf and toString are not functions: JSON
+ * text like `{"length": {"valueOf": 1, "toString": 1}}` would crash the validation.
+ */
+const ONLY_ON_ITS_TYPE = { abort: false, when: (p: { value: unknown }) => typeof p.value === 'string' || Array.isArray(p.value) };
+
 // building blocks (factories, so each use can carry its own description)
 const name = (d: string) => doc(z.string().regex(NAME_PATTERN, { error: NAME_RULE }), d);
-const reference = (d: string) => doc(z.string().min(1), d);
+const reference = (d: string) => doc(z.string().min(1, ONLY_ON_ITS_TYPE), d);
 const positive = (d: string) => doc(z.number().positive(), d);
 const nonNegative = (d: string) => doc(z.number().nonnegative(), d);
 const vec3 = (d: string) => doc(z.tuple([z.number(), z.number(), z.number()]), d);
@@ -123,7 +143,7 @@ export const AxialSpringSchema = doc(z.strictObject({
 
 export const MultipointSpringSchema = doc(z.strictObject({
   type: z.literal('multipoint-spring'),
-  points: doc(z.array(PointRefSchema).min(2), 'the path: end, via points…, end (segment i runs from points[i] to points[i+1])'),
+  points: doc(z.array(PointRefSchema).min(2, ONLY_ON_ITS_TYPE), 'the path: end, via points…, end (segment i runs from points[i] to points[i+1])'),
   ...springParameters,
   passive: doc(z.array(z.number().int().nonnegative()),
     'indices of segments that carry the tension but add no length (default: none)').optional(),
@@ -157,7 +177,7 @@ void jointTypesComplete;
 
 const perRow = (d: string, positive = false) => {
   const n = positive ? z.number().positive() : z.number().nonnegative();
-  return doc(z.union([n, z.array(n).min(1)], { error: 'expected a number, or an array with one number per row' }), d);
+  return doc(z.union([n, z.array(n).min(1, ONLY_ON_ITS_TYPE)], { error: 'expected a number, or an array with one number per row' }), d);
 };
 
 /** a joint frame fixed in one side: position and orientation in that body's coordinates */
@@ -217,7 +237,8 @@ export const ModelFileSchema = doc(z.strictObject({
   description: doc(z.string(), 'free text; ignored').optional(),
   gravity: vec3('gravitational acceleration, m/s²').default([...DEFAULT_SETTINGS.gravity]),
   integrator: doc(z.enum(INTEGRATORS), 'time integrator').default(DEFAULT_SETTINGS.integrator),
-  step: positive('step size h, s').default(DEFAULT_SETTINGS.step),
+  step: doc(z.number().positive({ abort: true }).min(MIN_STEP, { error: STEP_RULE }), `step size h, s (at least ${MIN_STEP})`)
+    .default(DEFAULT_SETTINGS.step),
   duration: positive('default simulated time for `vinculum run`, s (default 5)').optional(),
   particles: z.array(ParticleSchema).default([]),
   bodies: z.array(BodySchema).default([]),

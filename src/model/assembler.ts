@@ -5,6 +5,7 @@
 import { Model, DEFAULT_SETTINGS, type Component, type Marker, type ModelSettings, type Vec3Tuple, type QuatTuple, type Particle, type RigidBody } from './model.js';
 import { type PointRef, POINT_PARTICLE, POINT_BODY, POINT_WORLD } from './points.js';
 import { ModelError, unitQuaternion } from './errors.js';
+import { formatValue, quote } from './format.js';
 import type { ForceEffector } from '../forces/force.js';
 import type { BilateralConstraint } from '../constraints/constraint.js';
 import { cholesky3, symmetricEigenvalues3 } from '../math/mat3.js';
@@ -49,12 +50,12 @@ export interface MarkerSpec { name: string; body: string; location: Vec3Tuple }
 
 /** throws a ModelError unless every entry of v is finite */
 function finite(path: string, v: readonly number[] | undefined): void {
-  if (v && !v.every(Number.isFinite)) throw new ModelError(path, `must be finite (got ${JSON.stringify(v)})`);
+  if (v && !v.every(Number.isFinite)) throw new ModelError(path, `must be finite (got ${formatValue(v)})`);
 }
 
 /** throws a ModelError unless d is undefined or finite and ≥ 0 */
 function nonNegative(path: string, d: number | undefined): void {
-  if (d !== undefined && !(d >= 0 && Number.isFinite(d))) throw new ModelError(path, `must be finite and non-negative (got ${d})`);
+  if (d !== undefined && !(d >= 0 && Number.isFinite(d))) throw new ModelError(path, `must be finite and non-negative (got ${formatValue(d)})`);
 }
 
 /** non-dynamic components stay where they are until drivers prescribe their motion */
@@ -87,7 +88,7 @@ export class ModelAssembler {
   }
 
   addParticle(s: ParticleSpec, path = `particle "${s.name}"`): Particle {
-    if (!(s.mass > 0) || !Number.isFinite(s.mass)) throw new ModelError(`${path}.mass`, `mass must be positive and finite (got ${s.mass})`);
+    if (!(s.mass > 0) || !Number.isFinite(s.mass)) throw new ModelError(`${path}.mass`, `mass must be positive and finite (got ${formatValue(s.mass)})`);
     finite(`${path}.position`, s.position);
     finite(`${path}.velocity`, s.velocity);
     nonNegative(`${path}.damping`, s.damping);
@@ -108,11 +109,11 @@ export class ModelAssembler {
   }
 
   addBody(s: BodySpec, path = `body "${s.name}"`): RigidBody {
-    if (!(s.mass > 0) || !Number.isFinite(s.mass)) throw new ModelError(`${path}.mass`, `mass must be positive and finite (got ${s.mass})`);
+    if (!(s.mass > 0) || !Number.isFinite(s.mass)) throw new ModelError(`${path}.mass`, `mass must be positive and finite (got ${formatValue(s.mass)})`);
     const [ixx, iyy, izz, ixy, ixz, iyz] = s.inertia;
     const J = Float64Array.of(ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz);
     if (!J.every(Number.isFinite) || !cholesky3(new Float64Array(9), J)) {
-      throw new ModelError(`${path}.inertia`, `inertia ${JSON.stringify(s.inertia)} is not positive definite`);
+      throw new ModelError(`${path}.inertia`, `inertia ${formatValue(s.inertia)} is not positive definite`);
     }
     // a physical inertia: each principal moment at most the sum of the other two
     const [e1, e2, e3] = symmetricEigenvalues3(J);
@@ -148,8 +149,8 @@ export class ModelAssembler {
   addMarker(s: MarkerSpec, path = `marker "${s.name}"`): Marker {
     finite(`${path}.location`, s.location);
     const b = this.names.get(s.body);
-    if (!b) throw new ModelError(`${path}.body`, `no body named "${s.body}"`);
-    if (b.kind !== 'body') throw new ModelError(`${path}.body`, `"${s.body}" is a ${b.kind}, not a body`);
+    if (!b) throw new ModelError(`${path}.body`, `no body named ${quote(s.body)}`);
+    if (b.kind !== 'body') throw new ModelError(`${path}.body`, `${quote(s.body)} is a ${b.kind}, not a body`);
     this.claim(s.name, 'marker', this.markers.length, `${path}.name`);
     const m: Marker = { name: s.name, body: b.index, location: Float64Array.from(s.location) };
     this.markers.push(m);
@@ -159,7 +160,7 @@ export class ModelAssembler {
   /** a point reference by name: a particle or a marker */
   point(name: string, path = name): PointRef {
     const e = this.names.get(name);
-    if (!e) throw new ModelError(path, `no particle or marker named "${name}"`);
+    if (!e) throw new ModelError(path, `no particle or marker named ${quote(name)}`);
     if (e.kind === 'particle') {
       const c = this.components[e.index]!;
       return { kind: POINT_PARTICLE, name, component: c.index, qOffset: c.qOffset, uOffset: c.uOffset, block: c.block, local: new Float64Array(3) };
@@ -168,13 +169,13 @@ export class ModelAssembler {
       const m = this.markers[e.index]!;
       return this.bodyPoint(this.components[m.body]!.name, [m.location[0]!, m.location[1]!, m.location[2]!], name);
     }
-    throw new ModelError(path, `"${name}" is a body; attach forces to a marker on it`);
+    throw new ModelError(path, `${quote(name)} is a body; attach forces to a marker on it`);
   }
 
   /** a point fixed on a body at body coordinates `local` */
   bodyPoint(body: string, local: Vec3Tuple, label = `${body}@[${local.join(', ')}]`): PointRef {
     const e = this.names.get(body);
-    if (!e || e.kind !== 'body') throw new ModelError(label, `no body named "${body}"`);
+    if (!e || e.kind !== 'body') throw new ModelError(label, `no body named ${quote(body)}`);
     const c = this.components[e.index]!;
     return { kind: POINT_BODY, name: label, component: c.index, qOffset: c.qOffset, uOffset: c.uOffset, block: c.block, local: Float64Array.from(local) };
   }
@@ -210,9 +211,9 @@ export class ModelAssembler {
     const body = (ref: string, key: 'bodyA' | 'bodyB'): RigidBody | null => {
       if (ref === 'world') return null;
       const e = this.names.get(ref);
-      if (!e || e.kind === 'marker') throw new ModelError(`${path}.${key}`, `no body named "${ref}" (use a body name or "world")`);
+      if (!e || e.kind === 'marker') throw new ModelError(`${path}.${key}`, `no body named ${quote(ref)} (use a body name or "world")`);
       const c = this.components[e.index]!;
-      if (c.kind !== 'body') throw new ModelError(`${path}.${key}`, `"${ref}" is a particle; ${particleHint}`);
+      if (c.kind !== 'body') throw new ModelError(`${path}.${key}`, `${quote(ref)} is a particle; ${particleHint}`);
       return c;
     };
     const A = body(bodyA, 'bodyA'), B = body(bodyB, 'bodyB');

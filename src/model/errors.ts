@@ -4,6 +4,8 @@
  * state (exit code 3). `NonFiniteError` is internal: raised inside a step, it becomes the
  * DivergenceError with the step number.
  */
+import { formatValue } from './format.js';
+
 /** bad input: a model, an option or an argument; the message is one line, `path: detail` */
 export class ModelError extends Error {
   /**
@@ -41,6 +43,9 @@ export class DivergenceError extends Error {
  */
 export function unitQuaternion(path: string, q: readonly number[]): Float64Array {
   const n = q.length === 4 ? Math.hypot(q[0]!, q[1]!, q[2]!, q[3]!) : NaN;
-  if (!Number.isFinite(n) || !(n > 1e-12)) throw new ModelError(path, `quaternion ${JSON.stringify(q)} is zero or not finite`);
-  return Float64Array.from(q, (v) => v / n);
+  // finite entries whose length overflows still give a direction: scale by a power of two first
+  const s = n === Infinity && q.every(Number.isFinite) ? 2 ** -600 : 1;
+  const ns = s === 1 ? n : Math.hypot(q[0]! * s, q[1]! * s, q[2]! * s, q[3]! * s);
+  if (!Number.isFinite(ns) || !(n > 1e-12)) throw new ModelError(path, `quaternion ${formatValue(q)} is zero or not finite`);
+  return Float64Array.from(q, (v) => (v * s) / ns);
 }
