@@ -29,16 +29,18 @@ export function parseOutputs(s: string): OutputGroup[] {
 
 /** the groups of `--outputs` and their columns, for `vinculum run --help` (docs/cli.md has the details) */
 export const OUTPUTS_HELP = `
-Output groups (--outputs, with --out; world axes, SI units; columns after the positions, in this order):
-  velocities  <particle>.vx,vy,vz; <body>.vx,vy,vz (its frame origin), <body>.wx,wy,wz (angular)
+Output groups of --outputs (with --out), their columns after the positions in this order;
+world axes, SI units (docs/cli.md):
+  velocities  <particle>.vx,vy,vz; <body>.vx,vy,vz (its frame origin) and <body>.wx,wy,wz
   markers     <marker>.x,y,z: the marker's world position
   joints      <joint>.<coordinate> for each coordinate of each joint (m or rad),
               then <joint>.<coordinate>_rate for each (m/s or rad/s)
   forces      <joint>.fx,fy,fz: the constraint force on side A (N);
               <joint>.mx,my,mz: the torque on side A about the joint anchor (N·m)
   springs     <spring>.length,rate,tension (m, m/s, N); with via points also
-              <spring>.segment0 … (each segment's length, m); <frame-spring>.fx,fy,fz,mx,my,mz
-              (the force on body B, N, and the torque about B's frame origin, N·m)
+              <spring>.segment0 … (each segment's length, m);
+              <frame-spring>.fx,fy,fz,mx,my,mz: the force on body B (N) and the torque
+              on B about the spring frame's origin as attached to B (N·m)
   energy      energy.kinetic, energy.potential, energy.total (J)
   all         every group
 `;
