@@ -18,7 +18,7 @@ import { findNonJsonValue } from './jsonData.js';
 import { ModelAssembler, type BodySpec } from '../model/assembler.js';
 import type { Model } from '../model/model.js';
 import { ModelError } from '../model/errors.js';
-import { formatValue, quote } from '../model/format.js';
+import { formatValue, isPlainData, quote } from '../model/format.js';
 import { shapeVolume, shapePrincipalInertia } from '../math/spatial.js';
 
 /** a loaded model with the file-level settings that are not part of the Model */
@@ -50,7 +50,7 @@ export function parseModelDocument(json: string | object, source?: string): Load
   const where = (path: string): string => (source ? (path ? `${source}: ${path}` : source) : path || '(model)');
   const fromText = typeof json === 'string';
   const raw = fromText ? readText(json, where) : json as unknown;
-  if (!isRecord(raw)) throw new ModelError(where(''), `the model must be a JSON object, got ${describeValue(raw)}${bytesHint(raw)}`);
+  if (!isRecord(raw) || !isPlainData(raw)) throw new ModelError(where(''), `the model must be a JSON object, got ${describeValue(raw)}${bytesHint(raw)}`);
   if (!fromText) {
     const bad = findNonJsonValue(raw);
     if (bad) throw new ModelError(where(formatPath(bad.path, raw) || '(model)'), bad.detail);

@@ -22,11 +22,13 @@ export interface StepCountFields {
   raise?: string;
 }
 
-/** `1e8`, `5e300`, `123456`: a count for a message */
+/** `1e8`, `5e300`, `100000010`, `1.235e20`: a count for a message, exact where a double holds it */
 function count(n: number): string {
   if (!Number.isFinite(n)) return formatValue(n);
-  if (Number.isInteger(n) && n < 1e6) return String(n);
-  return Number(n.toPrecision(4)).toExponential().replace('e+', 'e');
+  const short = Number(n.toPrecision(4));
+  const exp = (x: number) => x.toExponential().replace('e+', 'e');
+  if (n >= 1e6 && short === n) return exp(n);
+  return Number.isSafeInteger(n) ? String(n) : exp(short);
 }
 
 /**
@@ -54,7 +56,7 @@ export function checkStepCount(duration: number, step: number, cap: number = MAX
   if (!(n <= limit)) {
     const raise = fields.raise && limit === cap ? ` (raise it with ${fields.raise})` : '';
     throw new ModelError(`${fields.duration} / ${fields.step}`,
-      `${formatValue(duration)} s / ${formatValue(step)} s = ${count(duration / step)} steps, more than the cap of ${count(limit)}${raise}`);
+      `${formatValue(duration)} s / ${formatValue(step)} s = ${count(n)} steps, more than the cap of ${count(limit)}${raise}`);
   }
   return n;
 }

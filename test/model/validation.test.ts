@@ -53,6 +53,38 @@ describe('builder validation', () => {
   });
 });
 
+describe('builder messages show the values as they are', () => {
+  const messageOf = (f: () => unknown): string => {
+    try { f(); } catch (e) { if (e instanceof ModelError) return e.message; throw e; }
+    throw new Error('no error');
+  };
+
+  it('prints Infinity and NaN as numbers, not null (JSON.stringify printed [null,1.5e+299,null,…])', () => {
+    expect(messageOf(() => new ModelAssembler().addBody({ name: 'b', mass: 1, inertia: [Infinity, 1.5e299, NaN, 0, 0, 0] })))
+      .toBe('body "b".inertia: inertia [Infinity,1.5e+299,NaN,0,0,0] is not positive definite');
+    expect(messageOf(() => new ModelAssembler().addParticle({ name: 'p', mass: 1, position: [0, -Infinity, NaN] })))
+      .toBe('particle "p".position: must be finite (got [0,-Infinity,NaN])');
+    expect(messageOf(() => new ModelAssembler().addParticle({ name: 'p', mass: NaN, position: [0, 0, 0] })))
+      .toBe('particle "p".mass: mass must be positive and finite (got NaN)');
+    expect(messageOf(() => new ModelAssembler().addBody({ name: 'b', mass: 1, inertia: [1, 1, 1, 0, 0, 0], orientation: [NaN, 0, Infinity, 0] })))
+      .toBe('body "b".orientation: quaternion [NaN,0,Infinity,0] is zero or not finite');
+  });
+
+  it('quotes names with their escapes, so that a message stays on one line', () => {
+    const b = new ModelAssembler();
+    b.addBody({ name: 'ok', mass: 1, inertia: [1, 1, 1, 0, 0, 0] });
+    expect(messageOf(() => b.addMarker({ name: 'm', body: 'a\nb"c', location: [0, 0, 0] }))).toBe('marker "m".body: no body named "a\\nb\\"c"');
+    expect(messageOf(() => b.point('x\u2028y', 'points[0]'))).toBe('points[0]: no particle or marker named "x\\u2028y"');
+  });
+
+  it('normalizes a quaternion whose length overflows (its direction is defined)', () => {
+    const b = new ModelAssembler();
+    b.addBody({ name: 'b', mass: 1, inertia: [1, 1, 1, 0, 0, 0], orientation: [1e308, 0, 0, -1e308] });
+    const q = Array.from(b.initialQ().slice(3, 7));
+    [Math.SQRT1_2, 0, 0, -Math.SQRT1_2].forEach((v, k) => expect(q[k]).toBeCloseTo(v, 15));
+  });
+});
+
 describe('force edge cases', () => {
   it('a damped ligament shortening fast never pushes', () => {
     const m = new ExponentialLigament(100, 50);
