@@ -47,7 +47,7 @@ const OptionsSchema = z.strictObject({
 export interface Energy {
   /** ½ uᵀ M u */
   kinetic: number;
-  /** gravity and the springs' stored energy */
+  /** stored in gravity, the springs and the compliant constraint rows */
   potential: number;
   /** kinetic + potential */
   total: number;
@@ -185,8 +185,9 @@ export class Simulation {
       this.scheme(st, h);
       // 9. stabilize: project onto the hard constraints (stabilization 'projection')
       this.projection.run(st.q, st.u, h);
-      // 10. report, divergence first: a non-finite state fails the step
+      // 10. report, divergence first: a non-finite state, or one that blew up, fails the step
       this.checkFinite(st.step + 1, st.t + h);
+      this.monitor.checkEnergy(st.step + 1);
     } catch (e) {
       // report the failed step, but keep the last good state
       st.q.set(this.q0);
@@ -250,7 +251,7 @@ export class Simulation {
   energy(): Energy {
     const { q, u } = this.state;
     const kinetic = this.ws.kineticEnergy(q, u);
-    const potential = this.ws.fs.potentialEnergy(q, u);
+    const potential = this.ws.potentialEnergy(q, u);
     return { kinetic, potential, total: kinetic + potential };
   }
 

@@ -280,6 +280,12 @@ export class Workspace {
       // a zero or non-finite pivot: the step cannot be solved; name the component
       const at = this.solver.failedAt;
       if (at >= 0) this.reportPivot(at);
+      // a pivot of the wrong sign in a symmetric step matrix: it is not quasi-definite, so the
+      // step's energy is no longer bounded (theory.md, the KKT step): a failed step, not a result.
+      // A non-symmetric matrix is solved by GMRES, for which the factored symmetric part is only
+      // the preconditioner: its inertia is recorded, and the energy watch catches a blow-up
+      const wrong = this.solver.symmetric ? this.solver.firstWrongPivot(n) : -1;
+      if (wrong >= 0) this.reportInertia(wrong, msg);
     }
     // handled here (recorded or regularized): only the tentative case above is the caller's
     return true;
@@ -334,6 +340,19 @@ export class Workspace {
     const c = m.components[m.blockComponent[b]!]!;
     const finite = this.stepMatrix().every(Number.isFinite);
     throw new NonFiniteError(`${c.kind} "${c.name}"`, finite ? 'the step matrix is singular at this component' : 'its stiffness or damping became non-finite');
+  }
+
+  /** throws a NonFiniteError naming the component or constraint of KKT index `at`, whose pivot has the wrong sign */
+  private reportInertia(at: number, msg: string): never {
+    const m = this.model;
+    if (at >= m.nSolve) {
+      const c = m.constraints[this.cs.rowOwner(at - m.nSolve).constraint]!;
+      throw new NonFiniteError(`constraint "${c.name}"`, `the step matrix is not quasi-definite at its rows (${msg}): the constraints are inconsistent or the step is too large`);
+    }
+    let b = 0;
+    while (b + 1 < m.blockComponent.length && m.blockStart[b + 1]! <= at) b++;
+    const c = m.components[m.blockComponent[b]!]!;
+    throw new NonFiniteError(`${c.kind} "${c.name}"`, `the step matrix is not positive definite at this component (${msg}): its stiffness is too large for the step (a smaller step helps)`);
   }
 
   /** throws a NonFiniteError for the first component whose force or step-matrix column is not finite */
@@ -476,6 +495,20 @@ export class Workspace {
   }
 
   /** kinetic energy ½ uᵀ M(q) u = Σ ½ m |v_com|² + ½ ωᵀ J_W ω */
+  /** the potential energy at (q, u): the forces' (gravity, springs) and the compliant rows' */
+  potentialEnergy(q: Float64Array, u: Float64Array): number {
+    let V = this.fs.potentialEnergy(q, u);
+    if (this.cs.hasCompliantRows) {
+      const g = (this.gEnergy ??= new Float64Array(this.model.nRows));
+      this.cs.violation(this.fs.bind(q, u), g);
+      V += this.cs.compliantEnergy(g);
+    }
+    return V;
+  }
+
+  /** (m) scratch of potentialEnergy, made on its first use */
+  private gEnergy: Float64Array | null = null;
+
   kineticEnergy(q: Float64Array, u: Float64Array): number {
     const kin = this.fs.kin;
     kin.update(q);

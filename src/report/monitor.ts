@@ -12,6 +12,8 @@ import { Projection, PROJECTION_TOL, PROJECTION_VEL_TOL } from '../integrators/s
 import { Joint } from '../constraints/joint.js';
 import { ignoredDampingRow, dampingIgnoredBy } from '../constraints/softness.js';
 import type { WarningKind } from './warnings.js';
+import { EnergyWatch, EXPLICIT_LIMITS, BLOWUP, highestFrequency, fastestComponent, type EnergyExcess } from './stability.js';
+import { NonFiniteError } from '../model/errors.js';
 
 /** |cos φ| below which a gimbal joint is reported as at its roll-pitch-yaw singularity (theory.md, joints) */
 export const GIMBAL_WARN_COS = 1e-2;
@@ -83,6 +85,9 @@ export class RunMonitor {
   /** gimbal joints (the only coordinate singularity worth a warning) not yet reported: their constraint indices */
   private readonly singularCheck: number[];
   private readonly gEnd: Float64Array;   // (m) end-of-step violation when the projection did not compute it
+  private readonly energy: EnergyWatch;
+  private warnedEnergy = false;
+  private gained: EnergyExcess | null = null;
 
   constructor(private readonly model: Model, private readonly ws: Workspace, private readonly state: State,
     private readonly projection: Projection, private readonly integrator: IntegratorName, private readonly h: number,
@@ -92,12 +97,15 @@ export class RunMonitor {
     this.bodyComp = Int32Array.from(dyn, (b) => b.index);
     this.singularCheck = model.constraints.flatMap((c, ci) => (c instanceof Joint && c.type === 'gimbal' ? [ci] : []));
     this.gEnd = new Float64Array(model.nRows);
+    this.energy = new EnergyWatch(model, ws, state);
   }
 
   /** the warnings a model earns before it runs */
   start(): void {
     this.checkInitialViolation();
     this.checkIgnoredDamping();
+    this.checkExplicitStep();
+    this.energy.reset();
   }
 
   /** after each completed step: the records and the warnings of the report stage */
@@ -108,10 +116,22 @@ export class RunMonitor {
     this.trackTurn();
     if (this.projection.unconverged > 0 && !this.warnedProjection) this.warnProjection();
     if (this.ws.geometricFallbacks > 0 && !this.warnedGeometric) this.warnGeometric();
+    if (this.gained && !this.warnedEnergy) this.warnEnergy(this.gained);
+  }
+
+  /**
+   * Inside the step, on its end state: the energy balance (stability.ts). An excess past BLOWUP
+   * times the model's energy scale fails the step; a smaller one is warned of after it.
+   */
+  checkEnergy(step: number): void {
+    const e = this.energy.afterStep(this.h, step);
+    this.gained = e;
+    if (!e || !(e.times > BLOWUP)) return;
+    throw new NonFiniteError(fastestComponent(this.model, this.state.u), `blew up: the energy grew from ${e.e0.toPrecision(4)} J to ${e.energy.toPrecision(4)} J, ${e.times.toPrecision(3)} times the model's energy scale (the step is too large for this model or integrator)`);
   }
 
   /** a restored run names only its own fast turns when it diverges */
-  restored(): void { this.firstFastTurn = null; }
+  restored(): void { this.firstFastTurn = null; this.energy.reset(); }
 
   /** for a divergence: the first turn of a body past FAST_TURN since the start or the last restore */
   turnHint(): string {
@@ -182,6 +202,24 @@ export class RunMonitor {
     if (!scheme || this.warnedTurn) return;
     this.warnedTurn = true;
     this.warn('fast-turn', `step ${step}: body "${name}" turns ${turn.toFixed(3)} rad in one step (|ω| = ${(turn / this.h).toPrecision(3)} rad/s at h = ${this.h.toPrecision(3)} s): the step no longer resolves its rotation, and ${scheme} can gain energy or diverge there (docs/integrators.md, fast spin); a smaller step, or implicit Euler, stays bounded`);
+  }
+
+  /**
+   * one warning when an explicit scheme's step exceeds its stability limit on the model's
+   * stiffest mode, with the largest stable step
+   */
+  private checkExplicitStep(): void {
+    const limit = EXPLICIT_LIMITS[this.integrator];
+    if (limit === undefined) return;
+    const f = highestFrequency(this.model, this.ws, this.state.q, this.state.u);
+    if (!f || !(this.h * f.omega > limit)) return;
+    this.warn('stability-limit', `t = 0: the step h = ${this.h.toPrecision(3)} s exceeds ${this.integrator}'s stability limit h·ω < ${limit.toPrecision(3)} on the model's stiffest mode (ω ≈ ${f.omega.toPrecision(3)} rad/s, mostly ${f.component}): the run will likely blow up; the largest stable step is about ${(limit / f.omega).toPrecision(2)} s, or use an implicit integrator`);
+  }
+
+  /** one warning when the energy grows beyond what the loads supplied (stability.ts) */
+  private warnEnergy(e: EnergyExcess): void {
+    this.warnedEnergy = true;
+    this.warn('instability', `step ${this.state.step}: instability: the energy grew from ${e.e0.toPrecision(4)} J to ${e.energy.toPrecision(4)} J, ${e.excess.toPrecision(3)} J more than the external loads supplied (${e.work.toPrecision(3)} J); the step is too large for this model or integrator (docs/integrators.md)`);
   }
 
   /** the first step taken without the geometric stiffness (later ones are counted in the diagnostics) */

@@ -168,6 +168,8 @@ export class StepSolver {
   skew = 0;
   /** max |A| of the last factored matrix (over the component blocks after factorCombination): the symmetry test's scale */
   scale = 0;
+  /** the last factored matrix is symmetric (to rounding): its factorization is the step matrix's own */
+  get symmetric(): boolean { return this.skew <= 1e-14 * this.scale; }
   /** solve index of the pivot at which the last factorization failed, −1 if it did not */
   failedAt = -1;
   /** positive pivots of the last factorization (of those computed, when it failed) */
@@ -300,6 +302,22 @@ export class StepSolver {
     return median;
   }
 
+  /**
+   * After a factorization whose inertia is wrong: the original index of the first pivot, in
+   * elimination order, whose sign is wrong (≤ 0 for an index below `n`, a velocity unknown;
+   * ≥ 0 at or above it, a constraint row), or the failed pivot; −1 when every sign is right.
+   */
+  firstWrongPivot(n: number): number {
+    const num = this.numeric, sym = this.symbolic;
+    if (!num || !sym) return -1;
+    if (this.failedAt >= 0) return this.failedAt;
+    for (let k = 0; k < sym.n; k++) {
+      const i = sym.perm[k]!, d = num.D[k]!;
+      if (i < n ? !(d > 0) : !(d < 0)) return i;
+    }
+    return -1;
+  }
+
   /** true when the LDLᵀ solves run as WebAssembly (SupernodalLdlt; JavaScript where it is missing) */
   get wasmSolves(): boolean { return this.numeric?.usesWasm ?? false; }
 
@@ -383,7 +401,7 @@ export class StepSolver {
   solve(b: Float64Array, x: Float64Array, tolerance?: number): SolveReport {
     const tol = tolerance ?? this.opts.tol ?? 1e-15;
     const rr = this.refineResult;
-    if (this.skew <= 1e-14 * this.scale) {
+    if (this.symmetric) {
       // symmetric up to rounding: refinement (against the true A) is enough
       this.refineOpts.maxIter = this.opts.maxRefine ?? 30;
       this.refineOpts.tol = tol;
