@@ -23,26 +23,34 @@ export const messageOf = (e: unknown): string => (e instanceof Error ? e.message
 /** `--duration`, `--step`: a finite number above 0 */
 export function positiveNumber(s: string): number {
   const v = Number(s);
-  if (s.trim() === '' || !Number.isFinite(v) || !(v > 0)) throw new InvalidArgumentError('expected a positive number.');
+  if (s.trim() === '' || !Number.isFinite(v) || !(v > 0)) {
+    throw new InvalidArgumentError('expected a positive number.');
+  }
   return v;
 }
 
 /** `--every`: digits only, at least 1 */
 export function positiveInteger(s: string): number {
   const v = Number(s);
-  if (!/^\s*\d+\s*$/.test(s) || !Number.isSafeInteger(v) || v < 1) throw new InvalidArgumentError('expected a positive integer.');
+  if (!/^\s*\d+\s*$/.test(s) || !Number.isSafeInteger(v) || v < 1) {
+    throw new InvalidArgumentError('expected a positive integer.');
+  }
   return v;
 }
 
 /** `--max-steps`: a whole number at least 1, digits or exponent notation (`1e9`) */
 export function stepCap(s: string): number {
   const v = Number(s);
-  if (s.trim() === '' || !Number.isSafeInteger(v) || v < 1) throw new InvalidArgumentError('expected a whole number of steps, at least 1 (such as 1e9).');
+  if (s.trim() === '' || !Number.isSafeInteger(v) || v < 1) {
+    throw new InvalidArgumentError('expected a whole number of steps, at least 1 (such as 1e9).');
+  }
   return v;
 }
 
 /** `--out`: a .csv or .jsonl path */
 export function outputFile(s: string): string {
-  if (!/\.(csv|jsonl)$/i.test(s)) throw new InvalidArgumentError('unknown output extension; use .csv or .jsonl.');
+  if (!/\.(csv|jsonl)$/i.test(s)) {
+    throw new InvalidArgumentError('unknown output extension; use .csv or .jsonl.');
+  }
   return s;
 }

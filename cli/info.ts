@@ -28,7 +28,8 @@ export function info(file: string, loaded: LoadedModel): string {
     const rows = model.constraints[i]!.rows;
     return `  ${j.type} "${name}": ${ends}, ${rows} row${rows === 1 ? '' : 's'}`;
   });
-  const duration = loaded.duration !== undefined ? `${fmt(loaded.duration)} s` : `${DEFAULT_DURATION} s (default)`;
+  const duration = loaded.duration !== undefined
+    ? `${fmt(loaded.duration)} s` : `${DEFAULT_DURATION} s (default)`;
   return [
     `model           ${file}`,
     `DOF             ${model.dof}`,
@@ -52,7 +53,10 @@ export function info(file: string, loaded: LoadedModel): string {
 function stabilizationText(given: Stabilization): string {
   const s = resolveStabilization(given);
   if (s.method === 'baumgarte') return `baumgarte (alpha ${fmt(s.alpha)} 1/s, beta ${fmt(s.beta)} 1/s²)`;
-  if (s.method === 'spook') return `spook (relaxation ${fmt(s.relaxation)} steps, compliance ${fmt(s.compliance)})`;
-  const mass = [s.positionMetric === 'mass' ? 'positions' : '', s.velocityMetric === 'mass' ? 'velocities' : ''].filter(Boolean);
+  if (s.method === 'spook') {
+    return `spook (relaxation ${fmt(s.relaxation)} steps, compliance ${fmt(s.compliance)})`;
+  }
+  const mass = [s.positionMetric === 'mass' ? 'positions' : '', s.velocityMetric === 'mass' ? 'velocities' : '']
+    .filter(Boolean);
   return mass.length === 0 ? 'projection' : `projection (${mass.join(' and ')} mass-weighted)`;
 }

@@ -20,7 +20,9 @@ export async function loadModelFile(io: CliIo, file: string): Promise<LoadedMode
 }
 
 /** the text of the first of `rels` (relative to this module) that can be read, with its path */
-async function readBeside(io: CliIo, rels: readonly string[], accept: (text: string) => boolean): Promise<string | null> {
+async function readBeside(
+  io: CliIo, rels: readonly string[], accept: (text: string) => boolean,
+): Promise<string | null> {
   for (const rel of rels) {
     const path = fileURLToPath(new URL(rel, import.meta.url));
     let text: string;
@@ -32,9 +34,10 @@ async function readBeside(io: CliIo, rels: readonly string[], accept: (text: str
 
 /** the bundled demo, `examples/default-demo.json` */
 export async function loadDemo(io: CliIo): Promise<{ loaded: LoadedModel; label: string }> {
-  const text = await readBeside(io, ['../examples/default-demo.json', '../../examples/default-demo.json'], () => true);
-  if (text === null) throw new CliError(1, 'the default demo examples/default-demo.json is missing from the installation');
-  return { loaded: parseModelDocument(text, 'default demo'), label: 'default demo (examples/default-demo.json)' };
+  const demo = 'examples/default-demo.json';
+  const text = await readBeside(io, [`../${demo}`, `../../${demo}`], () => true);
+  if (text === null) throw new CliError(1, `the default demo ${demo} is missing from the installation`);
+  return { loaded: parseModelDocument(text, 'default demo'), label: `default demo (${demo})` };
 }
 
 /** the `version` of the package's own package.json (the one named "vinculum"), read at run time */

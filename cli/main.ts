@@ -11,7 +11,8 @@ import { modelJsonSchema } from '../src/io/jsonSchema.js';
 import { ModelError } from '../src/model/errors.js';
 import { INTEGRATORS } from '../src/integrators/names.js';
 import type { CliIo } from './io.js';
-import { CliError, oneLine, messageOf, positiveNumber, positiveInteger, stepCap, outputFile } from './common.js';
+import { CliError, oneLine, messageOf } from './common.js';
+import { positiveNumber, positiveInteger, stepCap, outputFile } from './common.js';
 import { loadModelFile, packageVersion, writeOutput } from './load.js';
 import { info, DEFAULT_DURATION } from './info.js';
 import { run, DEFAULT_MAX_STEPS, type RunOptions } from './run.js';
@@ -29,21 +30,31 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .description('simulate constrained mechanical systems described by JSON model files')
     .version(version, '-V, --version', 'print the version')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s), outputError: () => undefined })
+    .configureOutput({
+      writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s), outputError: () => undefined,
+    })
     .showSuggestionAfterError(true);
 
+  const option = (flags: string, text: string, parse?: (s: string) => unknown) => {
+    const o = new Option(flags, text);
+    return parse ? o.argParser(parse) : o;
+  };
   program.command('run')
     .description('simulate a model (default: the bundled demo) and print a summary')
     .argument('[model]', 'model file (JSON)')
-    .addOption(new Option('--duration <s>', `simulated time in seconds (default: the model's, else ${DEFAULT_DURATION})`).argParser(positiveNumber))
-    .addOption(new Option('--step <h>', "step size in seconds (default: the model's)").argParser(positiveNumber))
-    .addOption(new Option('--integrator <name>', "integrator (default: the model's)").choices(INTEGRATORS))
-    .addOption(new Option('--out <file>', 'write the trajectory to a .csv or .jsonl file').argParser(outputFile))
-    .addOption(new Option('--every <k>', 'write every k-th step').argParser(positiveInteger).default(1))
-    .addOption(new Option('--outputs <list>', 'extra trajectory columns with --out: a comma list of the groups below, or all').argParser(parseOutputs))
-    .addOption(new Option('--max-steps <n>', 'refuse a run of more steps than this (duration / step)').argParser(stepCap).default(DEFAULT_MAX_STEPS, '1e8'))
-    .addOption(new Option('--strict', 'exit with code 3 when the run reports instability (energy growth)'))
-    .addOption(new Option('-q, --quiet', 'print no summary and no progress (warnings and errors still go to stderr)'))
+    .addOption(option('--duration <s>',
+      `simulated time in seconds (default: the model's, else ${DEFAULT_DURATION})`, positiveNumber))
+    .addOption(option('--step <h>', "step size in seconds (default: the model's)", positiveNumber))
+    .addOption(option('--integrator <name>', "integrator (default: the model's)").choices(INTEGRATORS))
+    .addOption(option('--out <file>', 'write the trajectory to a .csv or .jsonl file', outputFile))
+    .addOption(option('--every <k>', 'write every k-th step', positiveInteger).default(1))
+    .addOption(option('--outputs <list>',
+      'extra trajectory columns with --out: a comma list of the groups below, or all', parseOutputs))
+    .addOption(option('--max-steps <n>', 'refuse a run of more steps than this (duration / step)', stepCap)
+      .default(DEFAULT_MAX_STEPS, '1e8'))
+    .addOption(option('--strict', 'exit with code 3 when the run reports instability (energy growth)'))
+    .addOption(option('-q, --quiet',
+      'print no summary and no progress (warnings and errors still go to stderr)'))
     .addHelpText('after', OUTPUTS_HELP)
     .action(async (model: string | undefined, opts: RunOptions) => { code = await run(io, model, opts); });
 
@@ -52,7 +63,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .argument('<model>', 'model file (JSON)')
     .action(async (file: string) => {
       const { model } = await loadModelFile(io, file);
-      io.stdout(`ok: ${model.components.length} components, ${model.dof} DOF, ${model.nRows} constraint rows\n`);
+      const { components, dof, nRows } = model;
+      io.stdout(`ok: ${components.length} components, ${dof} DOF, ${nRows} constraint rows\n`);
     });
 
   program.command('info')
@@ -82,7 +94,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 function report(io: CliIo, e: unknown): number {
   if (e instanceof CommanderError) {
     // help and version exit 0; the help shown for a missing command is a usage error
-    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return e.exitCode === 0 ? 0 : 2;
+    if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(e.code)) {
+      return e.exitCode === 0 ? 0 : 2;
+    }
     io.stderr(`error: ${oneLine(e.message.replace(/^error:\s*/, ''))}\n`);
     return 2;
   }

@@ -22,7 +22,10 @@ export function parseOutputs(s: string): OutputGroup[] {
   for (const part of s.split(',').map((x) => x.trim())) {
     if (part === 'all') for (const g of OUTPUT_GROUPS) chosen.add(g);
     else if ((OUTPUT_GROUPS as readonly string[]).includes(part)) chosen.add(part);
-    else throw new InvalidArgumentError(`unknown output ${JSON.stringify(part)}; use a comma list of ${OUTPUT_GROUPS.join(', ')}, or all.`);
+    else {
+      const known = `${OUTPUT_GROUPS.join(', ')}, or all`;
+      throw new InvalidArgumentError(`unknown output ${JSON.stringify(part)}; use a comma list of ${known}.`);
+    }
   }
   return OUTPUT_GROUPS.filter((g) => chosen.has(g));
 }
@@ -45,7 +48,7 @@ world axes, SI units (docs/cli.md):
   all         every group
 `;
 
-/** the wrench columns of one constraint: force on side A (world, N), torque on A about the anchor (world, N·m) */
+/** a wrench's columns: the force (world, N), then the torque (world, N·m) */
 export const WRENCH_COLUMNS = ['fx', 'fy', 'fz', 'mx', 'my', 'mz'] as const;
 
 /** the `--outputs` columns of a run: their names, and their values at each recorded row */
@@ -69,7 +72,10 @@ const push3 = (out: number[], v: Vec3Tuple): void => { out.push(v[0], v[1], v[2]
 function velocities(sim: Simulation): Group {
   const particles: ParticleHandle[] = [], bodies: BodyHandle[] = [];
   const columns: string[] = [];
-  for (const p of sim.model.particles) { particles.push(sim.particle(p.name)); columns.push(`${p.name}.vx`, `${p.name}.vy`, `${p.name}.vz`); }
+  for (const p of sim.model.particles) {
+    particles.push(sim.particle(p.name));
+    for (const k of ['vx', 'vy', 'vz']) columns.push(`${p.name}.${k}`);
+  }
   for (const b of sim.model.bodies) {
     bodies.push(sim.body(b.name));
     for (const k of ['vx', 'vy', 'vz', 'wx', 'wy', 'wz']) columns.push(`${b.name}.${k}`);
@@ -84,9 +90,10 @@ function velocities(sim: Simulation): Group {
 }
 
 function markers(sim: Simulation): Group {
-  const list = sim.model.markers.map((m) => ({ body: sim.body(sim.model.components[m.body]!.name), at: m.location }));
+  const { markers: all, components } = sim.model;
+  const list = all.map((m) => ({ body: sim.body(components[m.body]!.name), at: m.location }));
   return {
-    columns: sim.model.markers.flatMap((m) => [`${m.name}.x`, `${m.name}.y`, `${m.name}.z`]),
+    columns: all.flatMap((m) => [`${m.name}.x`, `${m.name}.y`, `${m.name}.z`]),
     read: (_started, out) => { for (const m of list) push3(out, m.body.worldPoint(m.at)); },
   };
 }
@@ -96,16 +103,20 @@ function markers(sim: Simulation): Group {
  * reported once in `warnings`, except the gimbal, which the simulation itself warns about.
  */
 function joints(sim: Simulation, warnings: string[]): Group {
-  const list = sim.model.constraints.flatMap((c, ci) => (c instanceof Joint && c.coordinateNames.length > 0 ? [{ ci, c, h: sim.joint(c.name) }] : []));
+  const list = sim.model.constraints.flatMap((c, ci) =>
+    (c instanceof Joint && c.coordinateNames.length > 0 ? [{ ci, c, h: sim.joint(c.name) }] : []));
   const warned = new Set<number>();
+  const names = (h: JointHandle, suffix: string) => h.coordinateNames.map((n) => `${h.name}.${n}${suffix}`);
   return {
-    columns: list.flatMap(({ h }) => [...h.coordinateNames.map((n) => `${h.name}.${n}`), ...h.coordinateNames.map((n) => `${h.name}.${n}_rate`)]),
+    columns: list.flatMap(({ h }) => [...names(h, ''), ...names(h, '_rate')]),
     read: (_started, out) => {
       for (const { ci, c, h } of list) {
         out.push(...h.coordinates, ...h.rates);
         if (c.type !== 'gimbal' && !warned.has(ci) && sim.ws.cs.isSingular(ci, sim.state.q, sim.state.u)) {
           warned.add(ci);
-          warnings.push(`t = ${Number(sim.state.t.toPrecision(6))} s: joint "${c.name}" (${c.type}) is at a singular configuration of its coordinates; their rates there are finite limits`);
+          const t = Number(sim.state.t.toPrecision(6));
+          warnings.push(`t = ${t} s: joint "${c.name}" (${c.type}) is at a singular configuration of its `
+            + 'coordinates; their rates there are finite limits');
         }
       }
     },
@@ -145,9 +156,14 @@ function springs(sim: Simulation): Group {
     columns,
     read: (_started, out) => {
       for (const { h, segments } of list) {
-        if (h.kind === 'frame-spring') { const { force, torque } = h.wrench; push3(out, force); push3(out, torque); continue; }
-        out.push(h.length, h.rate, h.tension);
-        if (segments > 0) out.push(...h.segments);
+        if (h.kind === 'frame-spring') {
+          const { force, torque } = h.wrench;
+          push3(out, force);
+          push3(out, torque);
+        } else {
+          out.push(h.length, h.rate, h.tension);
+          if (segments > 0) out.push(...h.segments);
+        }
       }
     },
   };

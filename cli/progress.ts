@@ -26,7 +26,10 @@ export class Progress {
   private readonly interval: number;
 
   /** `enabled`: false under --quiet (no bar, no lines; `log` still prints) */
-  constructor(private readonly io: CliIo, private readonly total: number, private readonly start: number, private readonly enabled: boolean) {
+  constructor(
+    private readonly io: CliIo, private readonly total: number, private readonly start: number,
+    private readonly enabled: boolean,
+  ) {
     this.lastDraw = start;
     this.warm = start;
     this.interval = io.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
@@ -43,7 +46,8 @@ export class Progress {
     if (!this.io.isTTY) {
       if (now >= this.nextLine) {
         this.nextLine = now + this.interval;
-        this.io.stderr(`progress: step ${i} of ${this.total} (${Math.floor((100 * i) / this.total)}%), t = ${fmt(t)} s, `
+        const percent = Math.floor((100 * i) / this.total);
+        this.io.stderr(`progress: step ${i} of ${this.total} (${percent}%), t = ${fmt(t)} s, `
           + `${seconds(now - this.start)} elapsed, about ${seconds(this.eta(i, now))} left\n`);
       }
       return;
@@ -53,8 +57,8 @@ export class Progress {
       this.decided = true;
       if (this.io.progressStream && now - this.start + this.eta(i, now) > BAR_THRESHOLD_MS) {
         this.bar = new SingleBar({
-          stream: this.io.progressStream, format: 'simulating {bar} {percentage}% | t = {sim} s | eta {eta_formatted}',
-          hideCursor: true, clearOnComplete: true, barsize: 30,
+          stream: this.io.progressStream, hideCursor: true, clearOnComplete: true, barsize: 30,
+          format: 'simulating {bar} {percentage}% | t = {sim} s | eta {eta_formatted}',
         });
         this.bar.start(this.total, i, { sim: fmt(t) });
       }

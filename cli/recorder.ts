@@ -6,6 +6,7 @@ import type { Simulation } from '../src/simulation.js';
 import type { Model } from '../src/model/model.js';
 import type { AtomicWriter } from './io.js';
 import type { OutputColumns } from './outputs.js';
+import { CliError, messageOf } from './common.js';
 
 /** a number as JSON writes it: non-finite values are null */
 const jsonNumber = (v: number): string => (Number.isFinite(v) ? String(v) : 'null');
@@ -21,16 +22,30 @@ export class Recorder {
   private readonly values: number[] = [];
 
   /** `extra`: the --outputs columns, after the positions */
-  constructor(model: Model, private readonly writer: AtomicWriter, private readonly jsonl: boolean, private readonly extra: OutputColumns | null) {
-    for (const p of model.particles) {
-      for (const [k, s] of ['x', 'y', 'z'].entries()) { this.columns.push(`${p.name}.${s}`); this.slots.push(p.qOffset + k); }
-    }
-    for (const b of model.bodies) {
-      for (const [k, s] of ['x', 'y', 'z', 'qw', 'qx', 'qy', 'qz'].entries()) { this.columns.push(`${b.name}.${s}`); this.slots.push(b.qOffset + k); }
-    }
+  constructor(
+    model: Model, private readonly writer: AtomicWriter, private readonly jsonl: boolean,
+    private readonly extra: OutputColumns | null,
+  ) {
+    const add = (name: string, offset: number, coordinates: readonly string[]) => {
+      for (const [k, s] of coordinates.entries()) {
+        this.columns.push(`${name}.${s}`);
+        this.slots.push(offset + k);
+      }
+    };
+    for (const p of model.particles) add(p.name, p.qOffset, ['x', 'y', 'z']);
+    for (const b of model.bodies) add(b.name, b.qOffset, ['x', 'y', 'z', 'qw', 'qx', 'qy', 'qz']);
     if (extra) this.columns.push(...extra.columns);
     this.keys = this.columns.map((c, i) => `${i === 0 ? '{' : ','}${JSON.stringify(c)}:`);
-    if (!jsonl) writer.write(`${this.columns.join(',')}\n`);
+    if (!jsonl) this.write(`${this.columns.join(',')}\n`);
+  }
+
+  /** a failed write (a full disk) is an error naming the file (exit 2) */
+  private write(text: string): void {
+    try {
+      this.writer.write(text);
+    } catch (e) {
+      throw new CliError(2, `cannot write ${this.writer.path}: ${messageOf(e)}`);
+    }
   }
 
   /** writes a row at the simulation's state; `started`: a step has run */
@@ -44,9 +59,9 @@ export class Recorder {
     if (this.jsonl) {
       let line = '';
       for (let i = 0; i < values.length; i++) line += this.keys[i]! + jsonNumber(values[i]!);
-      this.writer.write(`${line}}\n`);
+      this.write(`${line}}\n`);
     } else {
-      this.writer.write(`${values.join(',')}\n`);
+      this.write(`${values.join(',')}\n`);
     }
     this.rows++;
   }

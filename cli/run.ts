@@ -42,10 +42,12 @@ export function stepCount(loaded: LoadedModel, opts: RunOptions): number {
   const n = Math.ceil(duration / h - 1e-9);
   if (n <= opts.maxSteps) return Math.max(1, n);
   const from = opts.duration !== undefined ? `--duration ${opts.duration}`
-    : loaded.duration !== undefined ? `"duration": ${loaded.duration}` : `the default duration ${DEFAULT_DURATION}`;
+    : loaded.duration !== undefined ? `"duration": ${loaded.duration}`
+      : `the default duration ${DEFAULT_DURATION}`;
   const by = opts.step !== undefined ? `--step ${opts.step}` : `"step": ${h}`;
-  const count = !Number.isFinite(n) ? 'more than 1e308 steps' : n < 1e9 ? `${n} steps` : `${n.toExponential(2)} steps`;
-  throw new CliError(2, `${from} s at ${by} s takes ${count}, more than --max-steps ${opts.maxSteps}; `
+  const count = !Number.isFinite(n) ? 'more than 1e308'
+    : n < 1e9 ? String(n) : n.toExponential(2);
+  throw new CliError(2, `${from} s at ${by} s takes ${count} steps, more than --max-steps ${opts.maxSteps}; `
     + 'shorten the duration, lengthen the step, or raise --max-steps');
 }
 
@@ -66,14 +68,16 @@ export async function run(io: CliIo, file: string | undefined, opts: RunOptions)
   const writer = opts.out ? await openOutput(io, opts.out) : null;
   let recorder: Recorder | null = null;
   try {
-    const sim = new Simulation(loaded.model, { integrator: opts.integrator, step: opts.step });
+    const { model } = loaded;
+    const sim = new Simulation(model, { integrator: opts.integrator, step: opts.step });
     const extra = opts.outputs ? makeOutputColumns(sim, opts.outputs) : null;
-    recorder = writer ? new Recorder(loaded.model, writer, /\.jsonl$/i.test(opts.out ?? ''), extra) : null;
+    recorder = writer ? new Recorder(model, writer, /\.jsonl$/i.test(writer.path), extra) : null;
     const e0 = sim.energy();
-    const result = await simulate(io, sim, steps, opts, recorder, extra);
+    const { wall, warnings } = await simulate(io, sim, steps, opts, recorder, extra);
     if (writer) await commit(writer);
+    const rows = recorder?.rows ?? 0;
     if (!opts.quiet) {
-      io.stdout(summary({ label, model: loaded.model, sim, steps, wall: result.wall, e0, e1: sim.energy(), out: opts.out, rows: recorder?.rows ?? 0, warnings: result.warnings }));
+      io.stdout(summary({ label, model, sim, steps, wall, e0, e1: sim.energy(), out: opts.out, rows, warnings }));
     }
     return 0;
   } catch (e) {
@@ -115,7 +119,10 @@ class WarningPrinter {
   };
 
   /** prints the warnings raised while the simulation was made, and listens for the rest */
-  constructor(private readonly sim: Simulation, private readonly extra: OutputColumns | null, private readonly progress: Progress) {
+  constructor(
+    private readonly sim: Simulation, private readonly extra: OutputColumns | null,
+    private readonly progress: Progress,
+  ) {
     for (const w of sim.warningLog) this.listener(w);
     sim.on('warning', this.listener);
   }
@@ -136,7 +143,10 @@ class WarningPrinter {
 }
 
 /** steps the simulation `steps` times, recording every `opts.every`-th step; exit-3 errors are CliErrors */
-async function simulate(io: CliIo, sim: Simulation, steps: number, opts: RunOptions, recorder: Recorder | null, extra: OutputColumns | null): Promise<{ wall: number; warnings: number }> {
+async function simulate(
+  io: CliIo, sim: Simulation, steps: number, opts: RunOptions,
+  recorder: Recorder | null, extra: OutputColumns | null,
+): Promise<{ wall: number; warnings: number }> {
   const now = io.now ?? (() => performance.now());
   const start = now();
   const progress = new Progress(io, steps, start, !opts.quiet);
@@ -149,7 +159,9 @@ async function simulate(io: CliIo, sim: Simulation, steps: number, opts: RunOpti
       sim.step();
       if (recorder && i % every === 0) recorder.record(sim, true);
       warnings.poll();
-      if (opts.strict && warnings.instability) throw new CliError(3, `${oneLine(warnings.instability.message)} (--strict)`);
+      if (opts.strict && warnings.instability) {
+        throw new CliError(3, `${oneLine(warnings.instability.message)} (--strict)`);
+      }
       await progress.update(i, now(), sim.state.t);
     }
   } catch (e) {

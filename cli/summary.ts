@@ -30,9 +30,10 @@ export function summary(s: RunSummary): string {
   const { model, sim } = s;
   // 14 wide, and never run into the previous column
   const col = (v: number) => ` ${fmt(v).padStart(13)}`;
-  const joints = model.constraints.length ? `, ${model.constraints.length} joints (${model.nRows} constraint rows)` : '';
+  const { particles, bodies, constraints, dof, nRows } = model;
+  const joints = constraints.length ? `, ${constraints.length} joints (${nRows} constraint rows)` : '';
   const lines = [
-    `model           ${s.label}: ${model.particles.length} particles, ${model.bodies.length} bodies, ${model.dof} DOF${joints}`,
+    `model           ${s.label}: ${particles.length} particles, ${bodies.length} bodies, ${dof} DOF${joints}`,
     `integrator      ${sim.integrator}, h = ${fmt(sim.h)} s`,
     `steps           ${s.steps}`,
     `simulated time  ${fmt(sim.state.t)} s`,
@@ -51,22 +52,41 @@ export function summary(s: RunSummary): string {
 function diagnostics(model: Model, sim: Simulation): string[] {
   const lines: string[] = [];
   const d = sim.diagnostics;
-  if (d.unconverged > 0) lines.push(`solver          ${d.unconverged} solves did not converge (worst residual ${fmt(d.maxResidual)})`);
-  if (d.projectionUnconverged > 0) {
-    lines.push(`projection      ${d.projectionUnconverged} projections stopped above their tolerance (${PROJECTION_TOL} m or rad, ${PROJECTION_VEL_TOL} in velocity)`);
+  if (d.unconverged > 0) {
+    const worst = fmt(d.maxResidual);
+    lines.push(`solver          ${d.unconverged} solves did not converge (worst residual ${worst})`);
   }
-  if (d.inertiaWarnings > 0) lines.push(`inertia check   ${d.inertiaWarnings} warnings; last: ${oneLine(d.lastInertia ?? '')}`);
-  if (d.geometricFallbacks > 0) lines.push(`geometric       stiffness left out of ${d.geometricFallbacks} steps (it made the step matrix indefinite)`);
-  // joints: the largest violation of a hard row at the end and over the run (m for translations and distances, rad for rotations)
+  if (d.projectionUnconverged > 0) {
+    lines.push(`projection      ${d.projectionUnconverged} projections stopped above their tolerance `
+      + `(${PROJECTION_TOL} m or rad, ${PROJECTION_VEL_TOL} in velocity)`);
+  }
+  if (d.inertiaWarnings > 0) {
+    lines.push(`inertia check   ${d.inertiaWarnings} warnings; last: ${oneLine(d.lastInertia ?? '')}`);
+  }
+  if (d.geometricFallbacks > 0) {
+    lines.push(`geometric       stiffness left out of ${d.geometricFallbacks} steps `
+      + '(it made the step matrix indefinite)');
+  }
+  // joints: the largest violation of a hard row at the end and over the run (m for translations
+  // and distances, rad for rotations)
   if (model.constraints.length) {
     const v = sim.largestViolation();
-    lines.push(v ? `constraints     largest violation at the end ${v.value.toExponential(2)} (m or rad), joint "${v.constraint}"` : 'constraints     every row is compliant');
+    lines.push(v
+      ? `constraints     largest violation at the end ${v.value.toExponential(2)} (m or rad), `
+        + `joint "${v.constraint}"`
+      : 'constraints     every row is compliant');
     // the worst end-of-step violation over the run: a joint can tear apart and close again
     const w = d.worstViolation;
-    if (v && w.constraint !== null) lines.push(`                largest during the run ${w.value.toExponential(2)} (m or rad) after step ${w.step}, joint "${w.constraint}"`);
+    if (v && w.constraint !== null) {
+      lines.push(`                largest during the run ${w.value.toExponential(2)} (m or rad) `
+        + `after step ${w.step}, joint "${w.constraint}"`);
+    }
   }
   // bodies: the largest rotation in one step (h|ω|), what decides whether the step resolves the spin
   const turn = d.fastestTurn;
-  if (turn.body !== null) lines.push(`rotation        fastest turn ${turn.value.toFixed(3)} rad in one step (h|ω|), body "${turn.body}" after step ${turn.step}`);
+  if (turn.body !== null) {
+    lines.push(`rotation        fastest turn ${turn.value.toFixed(3)} rad in one step (h|ω|), `
+      + `body "${turn.body}" after step ${turn.step}`);
+  }
   return lines;
 }

@@ -10,7 +10,8 @@ runCli(process.argv.slice(2), nodeIo()).then(
   (code) => { process.exitCode = code; },
   // runCli reports its own errors; this only catches a failure of the reporting itself
   (e: unknown) => {
-    process.stderr.write(`error: internal error: ${String(e instanceof Error ? e.message : e).replace(/\s+/g, ' ')}\n`);
+    const message = String(e instanceof Error ? e.message : e).replace(/\s+/g, ' ');
+    process.stderr.write(`error: internal error: ${message}\n`);
     process.exitCode = 1;
   },
 );

@@ -14,15 +14,17 @@ import { randomBytes } from 'node:crypto';
 
 /** a short reason for common file-system errors, instead of Node's multi-part messages */
 function reason(e: unknown): string {
-  const code = typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : '';
+  const code = errorCode(e);
   const known: Record<string, string> = {
-    ENOENT: 'no such file or directory', EISDIR: 'is a directory', EACCES: 'permission denied', EPERM: 'operation not permitted',
-    ENOTDIR: 'a parent is not a directory', EROFS: 'read-only file system', ENOSPC: 'no space left on device',
+    ENOENT: 'no such file or directory', EISDIR: 'is a directory', EACCES: 'permission denied',
+    EPERM: 'operation not permitted', ENOTDIR: 'a parent is not a directory', EROFS: 'read-only file system',
+    ENOSPC: 'no space left on device',
   };
   return known[code] ?? (e instanceof Error ? e.message : String(e));
 }
 
-const errorCode = (e: unknown): string => (typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : '');
+const errorCode = (e: unknown): string =>
+  (typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : '');
 
 /**
  * Reads a UTF-8 text file. Rejects with an `Error` whose message is a short reason
@@ -51,7 +53,10 @@ export interface AtomicWriter {
    * with a short reason (`no space left on device`) when the write fails.
    */
   write(text: string): void;
-  /** writes what is buffered, closes the file and renames it onto the destination; rejects with a short reason */
+  /**
+   * Writes what is buffered, closes the file and renames it onto the destination; rejects with a
+   * short reason.
+   */
   commit(): Promise<void>;
   /** closes and removes the temporary file, leaving the destination as it was; never rejects */
   abort(): Promise<void>;
@@ -92,7 +97,12 @@ export async function removeStaleTemporaryFiles(path: string): Promise<string[]>
   for (const name of names) {
     const m = pattern.exec(name);
     if (!m || alive(Number(m[1]))) continue;
-    try { await unlink(join(dir, name)); removed.push(name); } catch { /* gone already, or not ours to remove */ }
+    try {
+      await unlink(join(dir, name));
+      removed.push(name);
+    } catch {
+      // gone already (another run removed it), or not ours to remove
+    }
   }
   return removed;
 }
@@ -111,7 +121,8 @@ export async function openAtomicWriter(path: string, options: AtomicWriterOption
     if (errorCode(e) !== 'ENOENT') throw new Error(reason(e));
   }
   await removeStaleTemporaryFiles(path);
-  const tempPath = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tempName = `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const tempPath = join(dirname(path), tempName);
   let file;
   try {
     file = await open(tempPath, 'wx');

@@ -107,6 +107,20 @@ describe('streaming', () => {
     expect(seen).toEqual([1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 12]);
   });
 
+  it('a write that fails mid-run (a full disk) is exit 2 naming the file, and the temporary file is removed', async () => {
+    const f = fake({ 'm.json': tiny });
+    let aborted = false, writes = 0;
+    f.io.openAtomic = async (p) => ({
+      ...memWriter(f.files, p),
+      write: () => { if (++writes > 4) throw new Error('no space left on device'); },
+      abort: async () => { aborted = true; },
+    });
+    expect(await runCli(['run', 'm.json', '--out', 'o.csv'], f.io)).toBe(2);
+    expect(f.err()).toBe('error: cannot write o.csv: no space left on device\n');
+    expect(aborted).toBe(true);
+    expect(f.files.has('o.csv')).toBe(false);
+  });
+
   it('JSONL rows are the objects JSON.stringify writes', async () => {
     const f = fake({ 'm.json': tiny });
     expect(await runCli(['run', 'm.json', '--out', 'o.jsonl'], f.io)).toBe(0);
