@@ -7,6 +7,7 @@ import { describe, it, expect, vi, afterEach } from 'vitest';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { runCli, type CliIo } from '../../cli/main.js';
 import { nodeIo } from '../../cli/nodeIo.js';
 import { Simulation } from '../../src/simulation.js';
@@ -149,6 +150,30 @@ describe('progress without a terminal', () => {
     Object.assign(quiet.io, { now: clock(1000), progressIntervalMs: 5000 });
     expect(await runCli(['run', 'm.json', '--duration', '0.3', '--quiet'], quiet.io)).toBe(0);
     expect(quiet.err()).toBe('');
+  });
+});
+
+describe('progress on a terminal', () => {
+  it('a warning during a run clears the bar\'s line first; --quiet draws no bar', async () => {
+    const step = Simulation.prototype.step;
+    vi.spyOn(Simulation.prototype, 'step').mockImplementation(function (this: Simulation, n?: number) {
+      step.call(this, n);
+      if (this.state.step === 300) this.warn('fast-turn', 'step 300: a warning mid-run');
+    });
+    const drawn: string[] = [];
+    const stream = Object.assign(new Writable({ write(chunk, _enc, done) { drawn.push(String(chunk)); done(); } }), { isTTY: true, columns: 100 });
+    let clock = 0;
+    const f = fake({ 'm.json': tiny });
+    Object.assign(f.io, { isTTY: true, progressStream: stream, now: () => (clock += 5) });
+    expect(await runCli(['run', 'm.json', '--duration', '5'], f.io)).toBe(0);
+    expect(drawn.join('')).toContain('simulating');
+    expect(f.err()).toBe('\r\x1b[2Kwarning: step 300: a warning mid-run\n');
+    drawn.length = 0;
+    const q = fake({ 'm.json': tiny });
+    Object.assign(q.io, { isTTY: true, progressStream: stream, now: () => (clock += 5) });
+    expect(await runCli(['run', 'm.json', '--duration', '5', '--quiet'], q.io)).toBe(0);
+    expect(drawn.join('')).toBe('');
+    expect(q.err()).toBe('warning: step 300: a warning mid-run\n');
   });
 });
 
