@@ -81,7 +81,11 @@ export class ConstraintSystem {
     // geometric stiffness walk it in model order)
     const sizes = model.constraints.map((c) => c.scratchSize), pool = new Float64Array(sizes.reduce((a, b) => a + b, 0));
     let at = 0;
-    this.scratch = model.constraints.map((c, ci) => { const p = pool.subarray(at, at + sizes[ci]!); at += sizes[ci]!; return c.createScratch(p); });
+    this.scratch = model.constraints.map((c, ci) => {
+      const p = pool.subarray(at, at + sizes[ci]!);
+      at += sizes[ci]!;
+      return c.createScratch(p);
+    });
     this.m = model.nRows;
     this.n = model.nSolve;
     this.stabilization = resolveStabilization(model.settings.stabilization);

@@ -48,7 +48,8 @@ class Tension implements AxialMaterial {
  * term, its spring, tension and the spring's scratch belong to one workspace.
  */
 class AxialStiffness implements GeometricStiffnessTerm {
-  constructor(private readonly tension: Tension, private readonly spring: PathSpring, private readonly scratch: PathSpringScratch) {}
+  constructor(private readonly tension: Tension, private readonly spring: PathSpring,
+    private readonly scratch: PathSpringScratch) {}
 
   add(ctx: ForceContext, lambda: Float64Array, o: number, K: BlockMatrix, D: BlockMatrix): void {
     this.tension.F = -lambda[o]!;
@@ -89,7 +90,8 @@ export class DistanceScratch {
   genSeen = -1;
 
   constructor(pts: readonly PointRef[], n0: Float64Array) {
-    this.G = pts.map((p) => (p.kind === POINT_PARTICLE ? new Float64Array(3) : p.kind === POINT_BODY ? new Float64Array(6) : null));
+    this.G = pts.map((p) => (p.kind === POINT_PARTICLE ? new Float64Array(3)
+      : p.kind === POINT_BODY ? new Float64Array(6) : null));
     this.blocks = this.G.filter((g): g is Float64Array => g !== null);
     this.n.set(n0);
   }

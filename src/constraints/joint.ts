@@ -141,10 +141,13 @@ export class JointScratch {
   readonly Rcd = new Float64Array(9);
   readonly M = new Float64Array(9);
   readonly rpy = new Float64Array(3);
-  /** k: the kinematics; G: (12 · rows) side A's Jacobian block, then side B's, of a joint with sides A and B (null: the world) */
+  /**
+   * k: the kinematics; G: (12 · rows) side A's Jacobian block, then side B's, of a joint with
+   * sides A and B (null: the world)
+   */
   constructor(readonly k: JointKinematics, readonly G: Float64Array, bodyA: RigidBody | null, bodyB: RigidBody | null) {
-    const r6 = G.length / 2;
-    this.blocks = [bodyA ? G.subarray(0, r6) : null, bodyB ? G.subarray(r6) : null].filter((g): g is Float64Array => g !== null);
+    const r6 = G.length / 2, sides = [bodyA ? G.subarray(0, r6) : null, bodyB ? G.subarray(r6) : null];
+    this.blocks = sides.filter((g): g is Float64Array => g !== null);
   }
 }
 
@@ -309,7 +312,8 @@ export class Joint implements BilateralConstraint<JointScratch> {
     if (this.layout.linear.length === 0) return null;
     const bA = this.bodyA ? this.bodyA.block : -1, bB = this.bodyB ? this.bodyB.block : -1;
     const couple = (i: number, j: number): number => (i >= 0 && j >= 0 ? pattern.couple(i, j) : -1);
-    return new TranslationalStiffness(s.k, this.layout.linear, Int32Array.of(couple(bA, bA), couple(bA, bB), couple(bB, bA), couple(bB, bB)));
+    const slots = Int32Array.of(couple(bA, bA), couple(bA, bB), couple(bB, bA), couple(bB, bB));
+    return new TranslationalStiffness(s.k, this.layout.linear, slots);
   }
 
   /** true when side A is the world (components[0] is then body B) */

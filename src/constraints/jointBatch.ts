@@ -65,8 +65,8 @@ export class JointBatch {
       j.writeFrames(this.pool, S * t);
       // the orientations beyond R_WC only where a row reads them (a gimbal's are for its coordinates)
       const rot = L.angular.length > 0 || L.universal ? 1 : 0;
-      this.meta.set([A ? A.index : -1, A ? A.qOffset : -1, A ? A.uOffset : -1, B ? B.index : -1, B ? B.qOffset : -1, B ? B.uOffset : -1,
-        rot, j.rows, co, rowStart[ci]!], m);
+      this.meta.set([A ? A.index : -1, A ? A.qOffset : -1, A ? A.uOffset : -1,
+        B ? B.index : -1, B ? B.qOffset : -1, B ? B.uOffset : -1, rot, j.rows, co, rowStart[ci]!], m);
       // blocks in the order of `components`: A's then B's, or B's alone when A is the world
       this.meta[m + G_A] = j.bodyA ? keepAt[2 * ci]! : -1;
       this.meta[m + G_B] = j.bodyB ? keepAt[2 * ci + (j.bodyA ? 1 : 0)]! : -1;

@@ -137,7 +137,8 @@ export class JointKinematics {
    * reads an orientation beyond R_WC (a ball or a point-on-plane/line joint), so `positions` skips
    * R_WD and the quaternions q_WC, q_WD, q_CD
    */
-  constructor(fa: JointFrame, fb: JointFrame, readonly rotations = true, buf: Float64Array = new Float64Array(JOINT_KINEMATICS_SIZE)) {
+  constructor(fa: JointFrame, fb: JointFrame, readonly rotations = true,
+    buf: Float64Array = new Float64Array(JOINT_KINEMATICS_SIZE)) {
     this.aBody = fa.bodyIndex; this.aQ = fa.qOffset; this.aU = fa.uOffset;
     this.bBody = fb.bodyIndex; this.bQ = fb.qOffset; this.bU = fb.uOffset;
     this.b = buf;

@@ -52,7 +52,9 @@ describe('spring readouts', () => {
         const A = model.bodies[0]!, B = model.bodies[1]!, P = model.particles[0]!;
         const body = (c: typeof A, local: ArrayLike<number>, out: Float64Array) => {
           quatToMat3(R, qq, c.qOffset + 3);
-          for (let i = 0; i < 3; i++) out[i] = qq[c.qOffset + i]! + R[3 * i]! * local[0]! + R[3 * i + 1]! * local[1]! + R[3 * i + 2]! * local[2]!;
+          for (let i = 0; i < 3; i++) {
+            out[i] = qq[c.qOffset + i]! + R[3 * i]! * local[0]! + R[3 * i + 1]! * local[1]! + R[3 * i + 2]! * local[2]!;
+          }
         };
         body(A, model.markers[0]!.location, pts[0]!);
         body(B, [0.1, -0.2, 0.05], pts[1]!);
@@ -85,7 +87,8 @@ describe('frame spring readouts', () => {
       const R = quatToMat3(new Float64Array(9), q, B.qOffset + 3), p = [-0.2, 0.1, 0.3];
       const r2 = [0, 1, 2].map((i) => R[3 * i]! * p[0]! + R[3 * i + 1]! * p[1]! + R[3 * i + 2]! * p[2]!);
       const F = fB.slice(0, 3);
-      const tau = [fB[3]! - (r2[1]! * F[2]! - r2[2]! * F[1]!), fB[4]! - (r2[2]! * F[0]! - r2[0]! * F[2]!), fB[5]! - (r2[0]! * F[1]! - r2[1]! * F[0]!)];
+      const cross = [r2[1]! * F[2]! - r2[2]! * F[1]!, r2[2]! * F[0]! - r2[0]! * F[2]!, r2[0]! * F[1]! - r2[1]! * F[0]!];
+      const tau = [0, 1, 2].map((k) => fB[3 + k]! - cross[k]!);
       expect(Math.hypot(...F)).toBeGreaterThan(1);
       for (let k = 0; k < 3; k++) {
         expect(out.force[k]).toBeCloseTo(F[k]!, 10);
