@@ -2,8 +2,9 @@
  * Property tests of the loader on bad input: whatever parseModel is given (arbitrary values, the
  * shipped examples with arbitrary mutations, as objects and as text, with non-JSON values, cycles,
  * extreme numbers and edits of the text), it returns a Model or throws a ModelError whose message
- * is one line. Any other exception (a TypeError, a stack overflow) fails the property. The seed is
- * fixed so that a failure reproduces; VINCULUM_FUZZ_SEED and VINCULUM_FUZZ_RUNS explore further.
+ * is one line, and a model that loads holds finite numbers. Any other exception (a TypeError, a
+ * stack overflow) fails the property. The seed is fixed so that a failure reproduces;
+ * VINCULUM_FUZZ_SEED and VINCULUM_FUZZ_RUNS (a multiple of the runs) explore further.
  */
 import { describe, it, expect } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -17,7 +18,12 @@ const runs = (n: number): number => Math.round(n * Number(process.env.VINCULUM_F
 /** the outcome the loader promises: a model, or one ModelError line */
 function loadsOrExplains(input: unknown): void {
   try {
-    parseModel(input as string | object);
+    const m = parseModel(input as string | object);
+    // a model that loads holds finite numbers: nothing derived overflowed silently
+    const finite = (a: ArrayLike<number>) => Array.prototype.every.call(a, Number.isFinite);
+    expect(finite(m.initialQ) && finite(m.initialU)).toBe(true);
+    for (const c of m.components) expect(finite([c.mass, ...(c.kind === 'body' ? c.inertia : [])])).toBe(true);
+    for (const c of m.constraints) expect(finite(c.compliance) && finite(c.damping)).toBe(true);
   } catch (e) {
     if (!(e instanceof ModelError)) throw new Error(`not a ModelError: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
     expect(e.message).not.toMatch(/[\n\r\u2028\u2029]/);
@@ -77,10 +83,10 @@ const anyValue = fc.oneof(jsonish, fc.anything({
   withNullPrototype: true, withObjectString: true, withSparseArray: true, withTypedArray: true,
 }), fc.constantFrom(undefined, () => 1, Symbol('s'), new Error('e'), Promise.resolve(1)));
 
-type Mutation = { at: number; kind: 'replace' | 'delete' | 'cycle' | 'duplicate' | 'rename'; value: unknown; key: string };
+type Mutation = { at: number; kind: 'replace' | 'extreme' | 'delete' | 'cycle' | 'duplicate' | 'rename'; value: unknown; number: number; key: string };
 const mutation: fc.Arbitrary<Mutation> = fc.record({
-  at: fc.nat(), kind: fc.constantFrom('replace', 'replace', 'replace', 'delete', 'cycle', 'duplicate', 'rename'),
-  value: anyValue, key: fc.constantFrom(...FIELDS),
+  at: fc.nat(), kind: fc.constantFrom('replace', 'replace', 'extreme', 'extreme', 'delete', 'cycle', 'duplicate', 'rename'),
+  value: anyValue, number: extremeNumber, key: fc.constantFrom(...FIELDS),
 });
 
 /** the document with the mutations applied, in place (a fresh parse each time) */
@@ -94,6 +100,7 @@ function mutate(text: string, ms: readonly Mutation[]): unknown {
       const parent = path.slice(0, -1).reduce<any>((v, k) => v[k], doc);
       const k = path[path.length - 1]!;
       if (m.kind === 'replace') parent[k] = m.value;
+      else if (m.kind === 'extreme') parent[k] = typeof parent[k] === 'number' ? m.number * (parent[k] || 1) : m.number;
       else if (m.kind === 'delete') { if (Array.isArray(parent)) parent.splice(k as number, 1); else delete parent[k]; }
       else if (m.kind === 'cycle') parent[k] = path.length > 1 ? path.slice(0, -2).reduce<any>((v, s) => v[s], doc) : doc;
       else if (m.kind === 'duplicate') { if (Array.isArray(parent)) parent.push(parent[k]); else parent[`${String(k)}_`] = parent[k]; }
