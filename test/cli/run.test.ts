@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import { runCli, type CliIo } from '../../cli/main.js';
 import { nodeIo } from '../../cli/nodeIo.js';
 import { Simulation } from '../../src/simulation.js';
-import { fake, memWriter, tiny, divergent, oneErrorLine } from './fake.js';
+import { fake, memWriter, tiny, divergent, oneErrorLine, errorAfterWarnings } from './fake.js';
 
 const fourBar = readFileSync(join(import.meta.dirname ?? '.', '..', '..', 'examples', 'four-bar.json'), 'utf8');
 const version = (JSON.parse(readFileSync(join(import.meta.dirname ?? '.', '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
@@ -233,6 +233,19 @@ describe('--strict', () => {
       + 'error: instability: step 4: the energy grew by 12 J (--strict) (wrote 5 rows to o.csv)\n');
     expect(g.files.get('o.csv')!.trimEnd().split('\n')).toHaveLength(1 + 5);
     expect(g.out()).toBe('');
+  });
+
+  it('the simulation\'s own instability warning: a growing run exits 0, or 3 with --strict', async () => {
+    // 30 steps of the divergent model: its energy grows, short of the blow-up
+    const f = fake({ 'd.json': divergent });
+    expect(await runCli(['run', 'd.json', '--duration', '0.3'], f.io)).toBe(0);
+    const warned = f.err().split('\n').filter((l) => /^warning: .*instability/.test(l));
+    expect(warned).toHaveLength(1);
+    const g = fake({ 'd.json': divergent });
+    expect(await runCli(['run', 'd.json', '--duration', '0.3', '--strict', '--out', 'd.csv'], g.io)).toBe(3);
+    const error = errorAfterWarnings(g.err());
+    expect(error).toBe(`error: ${warned[0]!.slice('warning: '.length)} (--strict) (wrote ${g.files.get('d.csv')!.trimEnd().split('\n').length - 1} rows to d.csv)\n`);
+    expect(g.files.get('d.csv')!.trimEnd().split('\n').length - 1).toBeLessThan(31);
   });
 
   it('other warnings do not stop a strict run', async () => {
