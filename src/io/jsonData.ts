@@ -21,15 +21,20 @@ export function findNonJsonValue(root: unknown): { path: PathSegment[]; detail: 
   // checks one value at the current path; an object to walk into is pushed
   const visit = (v: unknown): { path: PathSegment[]; detail: string } | null => {
     if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') {
-      return { path: [...path], detail: `expected JSON data, got ${typeof v === 'bigint' ? `the bigint ${v}n` : `a ${typeof v}`}` };
+      const what = typeof v === 'bigint' ? `the bigint ${v}n` : `a ${typeof v}`;
+      return { path: [...path], detail: `expected JSON data, got ${what}` };
     }
     if (typeof v !== 'object' || v === null || done.has(v)) return null;
     if (open.has(v)) {
       const back = path.slice(0, pathOf.get(v)!);
       const at = back.length ? formatPath(back, root) : 'the top of the model';
-      return { path: [...path], detail: `expected JSON data, got a cycle (a reference back to ${at}, which contains it)` };
+      return {
+        path: [...path], detail: `expected JSON data, got a cycle (a reference back to ${at}, which contains it)`,
+      };
     }
-    if (!isPlainData(v)) return { path: [...path], detail: `expected JSON data (plain objects and arrays), got ${className(v)}` };
+    if (!isPlainData(v)) {
+      return { path: [...path], detail: `expected JSON data (plain objects and arrays), got ${className(v)}` };
+    }
     open.add(v);
     pathOf.set(v, path.length);
     stack.push({ v, keys: Array.isArray(v) ? null : Object.keys(v), next: 0 });

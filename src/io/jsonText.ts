@@ -20,7 +20,10 @@ export function stripByteOrderMark(text: string): string {
 /** 1-based line and column (in UTF-16 code units) of an offset */
 export function lineColumn(text: string, pos: number): { line: number; column: number } {
   let line = 1, start = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < pos; i = text.indexOf('\n', i + 1)) { line++; start = i + 1; }
+  for (let i = text.indexOf('\n'); i !== -1 && i < pos; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
   return { line, column: pos - start + 1 };
 }
 
@@ -30,14 +33,20 @@ export function where(text: string, pos: number): string {
   return `line ${line}, column ${column}`;
 }
 
+/** names of the invisible characters most often found in JSON text by mistake */
+const CHARACTER_NAMES: Readonly<Record<number, string>> = {
+  0xfeff: 'a byte-order mark', 0xa0: 'a no-break space', 0x200b: 'a zero-width space', 0x09: 'a tab',
+  0x0a: 'a line break', 0x0d: 'a carriage return', 0x20: 'a space',
+};
+
 /** a character for a message: quoted when visible, else its code point (`U+FEFF`, a byte-order mark) */
 export function showChar(s: string, i: number): string {
   const cp = s.codePointAt(i)!;
   const c = String.fromCodePoint(cp);
   if (cp > 0x20 && !/[\p{C}\p{Z}]/u.test(c)) return JSON.stringify(c);
   const hex = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
-  const names: Record<number, string> = { 0xfeff: 'a byte-order mark', 0xa0: 'a no-break space', 0x200b: 'a zero-width space', 0x09: 'a tab', 0x0a: 'a line break', 0x0d: 'a carriage return', 0x20: 'a space' };
-  return names[cp] ? `${hex} (${names[cp]})` : hex;
+  const name = CHARACTER_NAMES[cp];
+  return name ? `${hex} (${name})` : hex;
 }
 
 // character codes
@@ -167,7 +176,9 @@ class Scanner {
         this.maps[d] = map;
       }
     }
-    if (first !== undefined) return { kind: 'duplicate', path: [...this.path.slice(0, d), k], key: k, first, second: at };
+    if (first !== undefined) {
+      return { kind: 'duplicate', path: [...this.path.slice(0, d), k], key: k, first, second: at };
+    }
     if (map) map.set(k, at);
     else { names.push(k); this.offsets.push(at); }
     this.path[d] = k;
@@ -222,7 +233,8 @@ class Scanner {
     const s = this.s, n = this.n;
     for (this.i++; this.i < n; this.i++) {
       const c = s.charCodeAt(this.i);
-      if (!((c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d)) return;
+      const digit = c >= 0x30 && c <= 0x39;
+      if (!(digit || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d)) return;  // . e E + -
     }
   }
 
@@ -234,7 +246,9 @@ class Scanner {
     }
   }
 
-  private shown(): string { return this.i < this.n ? `unexpected ${showChar(this.s, this.i)}` : 'unexpected end of input'; }
+  private shown(): string {
+    return this.i < this.n ? `unexpected ${showChar(this.s, this.i)}` : 'unexpected end of input';
+  }
 
   private fail(what: string): never { throw new Stop(what); }
 }

@@ -12,7 +12,9 @@
 import { ModelFileSchema, MODEL_FORMAT_VERSION, type ModelFile, type BodyJson } from './schema.js';
 import { addJoints, checkSoftness, stabilization } from './joints.js';
 import { addForce } from './forces.js';
-import { describeIssue, describeValue, formatPath, isRecord, itemLabel, oneLine, type DocumentContext } from './messages.js';
+import {
+  describeIssue, describeValue, formatPath, isRecord, itemLabel, oneLine, type DocumentContext,
+} from './messages.js';
 import { scanJson, stripByteOrderMark, where as textPosition } from './jsonText.js';
 import { findNonJsonValue } from './jsonData.js';
 import { ModelAssembler, type BodySpec } from '../model/assembler.js';
@@ -50,22 +52,26 @@ export function parseModelDocument(json: string | object, source?: string): Load
   const where = (path: string): string => (source ? (path ? `${source}: ${path}` : source) : path || '(model)');
   const fromText = typeof json === 'string';
   const raw = fromText ? readText(json, where) : json as unknown;
-  if (!isRecord(raw) || !isPlainData(raw)) throw new ModelError(where(''), `the model must be a JSON object, got ${describeValue(raw)}${bytesHint(raw)}`);
+  if (!isRecord(raw) || !isPlainData(raw)) {
+    throw new ModelError(where(''), `the model must be a JSON object, got ${describeValue(raw)}${bytesHint(raw)}`);
+  }
   if (!fromText) {
     const bad = findNonJsonValue(raw);
     if (bad) throw new ModelError(where(formatPath(bad.path, raw) || '(model)'), bad.detail);
   }
   // the version first: a file for another version may have fields this one does not know
-  if (!('version' in raw)) throw new ModelError(where('version'), `missing required field "version" (this loader reads version ${MODEL_FORMAT_VERSION})`);
+  const reads = `this loader reads version ${MODEL_FORMAT_VERSION}`;
+  if (!('version' in raw)) throw new ModelError(where('version'), `missing required field "version" (${reads})`);
   if (raw.version !== MODEL_FORMAT_VERSION) {
-    throw new ModelError(where('version'), `unsupported version ${formatValue(raw.version)}; this loader reads version ${MODEL_FORMAT_VERSION}`);
+    throw new ModelError(where('version'), `unsupported version ${formatValue(raw.version)}; ${reads}`);
   }
   const parsed = ModelFileSchema.safeParse(raw);
   if (!parsed.success) {
     const issues = parsed.error.issues;
     const doc: DocumentContext = { raw, fromText };
     const { path, detail } = describeIssue(issues[0]!, doc);
-    const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
+    const n = issues.length - 1;
+    const more = n > 0 ? ` (and ${n} more problem${n > 1 ? 's' : ''})` : '';
     throw new ModelError(where(formatPath(path, raw)), detail + more);
   }
   try {
@@ -78,7 +84,8 @@ export function parseModelDocument(json: string | object, source?: string): Load
 
 /** bytes instead of text: say how to get the text */
 function bytesHint(v: unknown): string {
-  return ArrayBuffer.isView(v) || v instanceof ArrayBuffer ? ' (pass the file\'s text: decode the bytes with TextDecoder)' : '';
+  const bytes = ArrayBuffer.isView(v) || v instanceof ArrayBuffer;
+  return bytes ? ' (pass the file\'s text: decode the bytes with TextDecoder)' : '';
 }
 
 /**
@@ -93,13 +100,16 @@ function readText(json: string, where: (path: string) => string): unknown {
     raw = JSON.parse(text);
   } catch (e) {
     const found = scanJson(text, false);
-    const detail = found?.kind === 'syntax' ? `${textPosition(text, found.pos)}: ${found.what}` : oneLine(e instanceof Error ? e.message : String(e));
+    const detail = found?.kind === 'syntax'
+      ? `${textPosition(text, found.pos)}: ${found.what}`
+      : oneLine(e instanceof Error ? e.message : String(e));
     throw new ModelError(where(''), `not valid JSON: ${detail}`);
   }
   const dup = scanJson(text, true);
   if (dup?.kind === 'duplicate') {
     throw new ModelError(where(formatPath(dup.path, raw)),
-      `key ${quote(dup.key)} given twice in one object, at ${textPosition(text, dup.first)} and ${textPosition(text, dup.second)} (give each field once)`);
+      `key ${quote(dup.key)} given twice in one object, at ${textPosition(text, dup.first)}`
+      + ` and ${textPosition(text, dup.second)} (give each field once)`);
   }
   return raw;
 }
@@ -115,11 +125,15 @@ function build(file: ModelFile, raw: Record<string, unknown>): Model {
   b.settings.stabilization = stabilization(file.stabilization);
   b.settings.geometricStiffness = file.geometricStiffness;
   file.particles.forEach((p, i) => {
-    b.addParticle({ name: p.name, mass: p.mass, position: [...p.position], velocity: [...p.velocity], dynamic: p.dynamic, damping: p.damping },
-      formatPath(['particles', i], raw));
+    b.addParticle({
+      name: p.name, mass: p.mass, position: [...p.position], velocity: [...p.velocity],
+      dynamic: p.dynamic, damping: p.damping,
+    }, formatPath(['particles', i], raw));
   });
   file.bodies.forEach((body, i) => addBody(b, body, formatPath(['bodies', i], raw)));
-  file.markers.forEach((m, i) => b.addMarker({ name: m.name, body: m.body, location: [...m.location] }, formatPath(['markers', i], raw)));
+  file.markers.forEach((m, i) => {
+    b.addMarker({ name: m.name, body: m.body, location: [...m.location] }, formatPath(['markers', i], raw));
+  });
 
   // the initial configuration, for default rest lengths and frame-spring attachment frames
   const q0 = b.initialQ();
@@ -150,42 +164,60 @@ function addBody(b: ModelAssembler, s: BodyJson, at: string): void {
     b.addBody(spec, at);
   } catch (e) {
     // the assembler's inertia checks, on an inertia computed from the shape
-    if (s.shape && e instanceof ModelError && e.path === `${at}.inertia`) throw new ModelError(`${at}.shape`, `its inertia: ${e.detail}`);
+    if (s.shape && e instanceof ModelError && e.path === `${at}.inertia`) {
+      throw new ModelError(`${at}.shape`, `its inertia: ${e.detail}`);
+    }
     throw e;
   }
 }
+
+/** why a shape's volume or inertia per kilogram is out of range */
+const SIZES = '(its sizes overflow or underflow)';
 
 function bodySpec(s: BodyJson, at: string): BodySpec {
   let mass: number, inertia: BodySpec['inertia'];
   if (s.shape && s.inertia) throw new ModelError(`${at}.inertia`, 'give either inertia or shape, not both');
   if (s.shape) {
-    if (s.mass !== undefined && s.density !== undefined) throw new ModelError(`${at}.density`, 'give either mass or density with a shape, not both');
-    if (s.density === undefined && s.mass === undefined) throw new ModelError(`${at}.mass`, 'missing: a body with a shape needs mass or density');
+    if (s.mass !== undefined && s.density !== undefined) {
+      throw new ModelError(`${at}.density`, 'give either mass or density with a shape, not both');
+    }
+    if (s.density === undefined && s.mass === undefined) {
+      throw new ModelError(`${at}.mass`, 'missing: a body with a shape needs mass or density');
+    }
     const shape = s.shape, type = shape.type;
     if (s.density !== undefined) {
       const volume = shapeVolume(shape);
       if (!(volume > 0) || !Number.isFinite(volume)) {
-        throw new ModelError(`${at}.shape`, `the volume of this ${type} is ${formatValue(volume)} m³, not a positive finite number (its sizes overflow or underflow)`);
+        throw new ModelError(`${at}.shape`,
+          `the volume of this ${type} is ${formatValue(volume)} m³, not a positive finite number ${SIZES}`);
       }
       mass = s.density * volume;
       if (!(mass > 0) || !Number.isFinite(mass)) {
-        throw new ModelError(`${at}.density`, `density × volume = ${formatValue(s.density)} × ${formatValue(volume)} = ${formatValue(mass)} kg, not a positive finite mass`);
+        const product = `${formatValue(s.density)} × ${formatValue(volume)} = ${formatValue(mass)}`;
+        throw new ModelError(`${at}.density`, `density × volume = ${product} kg, not a positive finite mass`);
       }
     } else mass = s.mass!;
     // the inertia per kilogram is the shape's alone; the inertia then scales with the mass
     const perKg = shapePrincipalInertia(shape, 1);
     if (!perKg.every((v) => v > 0 && Number.isFinite(v))) {
-      throw new ModelError(`${at}.shape`, `the inertia of this ${type} per kilogram is ${formatValue(perKg)} kg·m², not positive and finite (its sizes overflow or underflow)`);
+      throw new ModelError(`${at}.shape`,
+        `the inertia of this ${type} per kilogram is ${formatValue(perKg)} kg·m²,`
+        + ` not positive and finite ${SIZES}`);
     }
     const [ixx, iyy, izz] = shapePrincipalInertia(shape, mass);
     if (![ixx, iyy, izz].every((v) => v > 0 && Number.isFinite(v))) {
       const field = s.density !== undefined ? 'density' : 'mass';
-      throw new ModelError(`${at}.${field}`, `the inertia of this ${type} with mass ${formatValue(mass)} kg is ${formatValue([ixx, iyy, izz])} kg·m², not positive and finite`);
+      throw new ModelError(`${at}.${field}`, `the inertia of this ${type} with mass ${formatValue(mass)} kg`
+        + ` is ${formatValue([ixx, iyy, izz])} kg·m², not positive and finite`);
     }
     inertia = [ixx, iyy, izz, 0, 0, 0];
   } else if (s.inertia) {
-    if (s.density !== undefined) throw new ModelError(`${at}.density`, 'density needs a shape; with inertia give mass');
-    if (s.mass === undefined) throw new ModelError(`${at}.mass`, 'missing required field (a body with inertia needs mass)');
+    if (s.density !== undefined) {
+      throw new ModelError(`${at}.density`, 'density needs a shape; with inertia give mass');
+    }
+    if (s.mass === undefined) {
+      throw new ModelError(`${at}.mass`, 'missing required field (a body with inertia needs mass)');
+    }
     mass = s.mass;
     inertia = [...s.inertia];
   } else {

@@ -46,12 +46,15 @@ export function describeValue(v: unknown): string {
 }
 
 /** the types each labelled section knows */
-const SECTION_TYPES: Record<'forces' | 'joints', readonly string[]> = { forces: FORCE_TYPES, joints: JOINT_KINDS };
+const SECTION_TYPES: Record<'forces' | 'joints', readonly string[]> = {
+  forces: FORCE_TYPES, joints: JOINT_KINDS,
+};
 
 /** `forces[0] (axial-spring "s1")` or `joints[1] (hinge "knee")`, from whatever the raw document has */
 export function itemLabel(section: 'forces' | 'joints', i: number, raw: unknown): string {
   const f = valueAt(raw, [section, i]);
-  const type = isRecord(f) && typeof f.type === 'string' && SECTION_TYPES[section].includes(f.type) ? f.type : undefined;
+  const known = isRecord(f) && typeof f.type === 'string' && SECTION_TYPES[section].includes(f.type);
+  const type = known ? (f.type as string) : undefined;
   const name = isRecord(f) && typeof f.name === 'string' ? f.name : undefined;
   if (!type && name === undefined) return `${section}[${i}]`;
   return `${section}[${i}] (${[type, name !== undefined ? quote(name) : undefined].filter(Boolean).join(' ')})`;
@@ -61,7 +64,10 @@ export function itemLabel(section: 'forces' | 'joints', i: number, raw: unknown)
 export function formatPath(path: readonly PathSegment[], raw: unknown): string {
   let s = '';
   let k = 0;
-  if ((path[0] === 'forces' || path[0] === 'joints') && typeof path[1] === 'number') { s = itemLabel(path[0], path[1], raw); k = 2; }
+  if ((path[0] === 'forces' || path[0] === 'joints') && typeof path[1] === 'number') {
+    s = itemLabel(path[0], path[1], raw);
+    k = 2;
+  }
   for (; k < path.length; k++) {
     const seg = path[k]!;
     if (typeof seg === 'number') s += `[${seg}]`;
@@ -72,8 +78,8 @@ export function formatPath(path: readonly PathSegment[], raw: unknown): string {
 }
 
 const EXPECTED: Record<string, string> = {
-  number: 'a number', int: 'an integer', string: 'a string', boolean: 'true or false', array: 'an array', object: 'an object',
-  tuple: 'an array',
+  number: 'a number', int: 'an integer', string: 'a string', boolean: 'true or false', array: 'an array',
+  object: 'an object', tuple: 'an array',
 };
 
 function list(values: readonly unknown[]): string {
@@ -84,7 +90,8 @@ function list(values: readonly unknown[]): string {
 /** why a number is not finite: a literal that overflowed, or the value itself */
 function notFinite(value: number, fromText: boolean): string {
   // JSON text has no NaN: a non-finite number there is a literal beyond ±1.8e308
-  return fromText && value === value ? `must be a finite number (this value overflows to ${value})` : `must be a finite number (got ${value})`;
+  const overflow = fromText && value === value;
+  return `must be a finite number (${overflow ? `this value overflows to ${value}` : `got ${value}`})`;
 }
 
 /**
@@ -92,14 +99,22 @@ function notFinite(value: number, fromText: boolean): string {
  * with exactly one alternative of the value's base type is explained by that alternative's first
  * issue (followed down nested unions in a loop).
  */
-export function describeIssue(first: z.core.$ZodIssue, doc: DocumentContext): { path: PathSegment[]; detail: string } {
+export function describeIssue(first: z.core.$ZodIssue, doc: DocumentContext): {
+  path: PathSegment[];
+  detail: string;
+} {
   let issue = first, prefix: PathSegment[] = [];
   for (;;) {
     const path = [...prefix, ...issue.path.filter((p): p is PathSegment => typeof p !== 'symbol')];
-    if (issue.code === 'unrecognized_keys') return { path: [...path, issue.keys[0]!], detail: explain(issue, path, doc) };
-    if (issue.code !== 'invalid_union' || isDiscriminated(issue)) return { path, detail: explain(issue, path, doc) };
+    if (issue.code === 'unrecognized_keys') {
+      return { path: [...path, issue.keys[0]!], detail: explain(issue, path, doc) };
+    }
+    if (issue.code !== 'invalid_union' || isDiscriminated(issue)) {
+      return { path, detail: explain(issue, path, doc) };
+    }
     // a plain union: explain the one alternative whose base type matched, if exactly one did
-    const rootMismatch = (i: z.core.$ZodIssue) => i.path.length === 0 && (i.code === 'invalid_type' || i.code === 'invalid_value' || i.code === 'invalid_union');
+    const rootMismatch = (i: z.core.$ZodIssue) => i.path.length === 0
+      && (i.code === 'invalid_type' || i.code === 'invalid_value' || i.code === 'invalid_union');
     const near = issue.errors.filter((branch) => branch.length > 0 && !branch.some(rootMismatch));
     if (near.length !== 1) return { path, detail: explain(issue, path, doc) };
     issue = near[0]![0]!;
@@ -133,25 +148,29 @@ function explain(issue: z.core.$ZodIssue, path: PathSegment[], doc: DocumentCont
       }
       if (issue.origin === 'string') return small ? 'must not be empty' : `is longer than ${bound} characters`;
       const op = small ? (issue.inclusive ? '>=' : '>') : (issue.inclusive ? '<=' : '<');
-      const what = small && bound === 0 ? (issue.inclusive ? 'must be non-negative' : 'must be positive') : `must be ${op} ${bound}`;
+      const sign = issue.inclusive ? 'must be non-negative' : 'must be positive';
+      const what = small && bound === 0 ? sign : `must be ${op} ${bound}`;
       const why = EXPLAINED_RULES.has(issue.message) ? `: ${issue.message}` : '';
       return `${what} (got ${formatValue(value)})${why}`;
     }
     case 'invalid_value':
       return `expected ${list(issue.values)}, got ${missing ? 'nothing' : formatValue(value)}`;
     case 'unrecognized_keys': {
-      const others = issue.keys.length > 1 ? ` (also ${issue.keys.slice(1, 6).map((k) => quote(k)).join(', ')}${issue.keys.length > 6 ? ', …' : ''})` : '';
+      const also = issue.keys.slice(1, 6).map((k) => quote(k)).join(', ') + (issue.keys.length > 6 ? ', …' : '');
+      const others = issue.keys.length > 1 ? ` (also ${also})` : '';
       return `unknown field ${quote(issue.keys[0]!)}${others}`;
     }
     case 'invalid_union': {
       if (isDiscriminated(issue) && 'options' in issue && issue.options) {
         const opts = list(issue.options);
-        return missing ? `missing required field; expected ${opts}` : `unknown type ${formatValue(value)}; expected ${opts}`;
+        if (missing) return `missing required field; expected ${opts}`;
+        return `unknown type ${formatValue(value)}; expected ${opts}`;
       }
       return missing ? 'missing required field' : `${issue.message}, got ${describeValue(value)}`;
     }
     case 'invalid_format':
-      return `invalid ${path[path.length - 1] === 'name' ? 'name ' : ''}${formatValue(value)}: ${issue.message}`;
+      const what = path[path.length - 1] === 'name' ? 'name ' : '';
+      return `invalid ${what}${formatValue(value)}: ${oneLine(issue.message)}`;
     default:
       return oneLine(issue.message);
   }

@@ -49,14 +49,16 @@ export function checkStepCount(duration: number, step: number, cap: number = MAX
     throw new ModelError(fields.step, `must be a positive finite number of seconds (got ${formatValue(step)})`);
   }
   if (typeof cap !== 'number' || !(cap > 0)) {
-    throw new ModelError(fields.raise ?? 'max steps', `the cap on the step count must be a positive number (got ${formatValue(cap)})`);
+    throw new ModelError(fields.raise ?? 'max steps',
+      `the cap on the step count must be a positive number (got ${formatValue(cap)})`);
   }
   const n = Math.max(1, Math.ceil(duration / step - 1e-9));
   const limit = Math.min(cap, Number.MAX_SAFE_INTEGER);
   if (!(n <= limit)) {
     const raise = fields.raise && limit === cap ? ` (raise it with ${fields.raise})` : '';
     throw new ModelError(`${fields.duration} / ${fields.step}`,
-      `${formatValue(duration)} s / ${formatValue(step)} s = ${count(n)} steps, more than the cap of ${count(limit)}${raise}`);
+      `${formatValue(duration)} s / ${formatValue(step)} s = ${count(n)} steps,`
+      + ` more than the cap of ${count(limit)}${raise}`);
   }
   return n;
 }

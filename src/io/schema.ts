@@ -32,9 +32,10 @@ function doc<S extends z.ZodType>(schema: S, description: string, id?: string): 
  * vibrations, h ≈ 1e-10 s) needs it. docs/model-format.md, Limits.
  */
 export const MIN_STEP = 1e-12;
-const STEP_RULE = `below ${MIN_STEP} s a step is lost in the rounding of the time and coordinates (docs/model-format.md, Limits)`;
+const STEP_RULE = `below ${MIN_STEP} s a step is lost in the rounding of the time and coordinates`
+  + ' (docs/model-format.md, Limits)';
 
-/** the rules whose message the loader appends to its own wording of a bound (`must be >= 1e-12 (got 1e-300): …`) */
+/** the rules whose message the loader adds to its wording of a bound (`must be >= 1e-12 (got 1e-300): …`) */
 export const EXPLAINED_RULES: ReadonlySet<string> = new Set([STEP_RULE]);
 
 /** names: what CSV headers and messages can carry without quoting */
@@ -47,7 +48,10 @@ const NAME_RULE = 'names use letters, digits and _ . : / - and start with a lett
  * with a number, which throws for an object whose valueOf and toString are not functions: JSON
  * text like `{"length": {"valueOf": 1, "toString": 1}}` would crash the validation.
  */
-const ONLY_ON_ITS_TYPE = { abort: false, when: (p: { value: unknown }) => typeof p.value === 'string' || Array.isArray(p.value) };
+const ONLY_ON_ITS_TYPE = {
+  abort: false,
+  when: (p: { value: unknown }) => typeof p.value === 'string' || Array.isArray(p.value),
+};
 
 // building blocks (factories, so each use can carry its own description)
 const name = (d: string) => doc(z.string().regex(NAME_PATTERN, { error: NAME_RULE }), d);
@@ -237,8 +241,8 @@ export const ModelFileSchema = doc(z.strictObject({
   description: doc(z.string(), 'free text; ignored').optional(),
   gravity: vec3('gravitational acceleration, m/s²').default([...DEFAULT_SETTINGS.gravity]),
   integrator: doc(z.enum(INTEGRATORS), 'time integrator').default(DEFAULT_SETTINGS.integrator),
-  step: doc(z.number().positive({ abort: true }).min(MIN_STEP, { error: STEP_RULE }), `step size h, s (at least ${MIN_STEP})`)
-    .default(DEFAULT_SETTINGS.step),
+  step: doc(z.number().positive({ abort: true }).min(MIN_STEP, { error: STEP_RULE }),
+    `step size h, s (at least ${MIN_STEP})`).default(DEFAULT_SETTINGS.step),
   duration: positive('default simulated time for `vinculum run`, s (default 5)').optional(),
   particles: z.array(ParticleSchema).default([]),
   bodies: z.array(BodySchema).default([]),

@@ -14,7 +14,10 @@ const MAX_STRING = 60;
 /** characters shown of a whole value */
 const MAX_LENGTH = 120;
 
-/** characters a message must not carry raw: controls, format characters (BOM), line and paragraph separators, lone surrogates */
+/**
+ * characters a message must not carry raw: controls, format characters (the byte-order mark), line
+ * and paragraph separators, lone surrogates
+ */
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu;
 
 /**
@@ -38,7 +41,10 @@ export function className(v: object): string {
   return `${/^[AEIO]/i.test(n) ? 'an' : 'a'} ${n}`;
 }
 
-/** true for an object JSON.parse could make: an array, or an object whose prototype is a realm's Object.prototype or null */
+/**
+ * true for an object JSON.parse could make: an array, or an object whose prototype is a realm's
+ * Object.prototype or null
+ */
 export function isPlainData(v: object): boolean {
   if (Array.isArray(v)) return true;
   const proto: unknown = Object.getPrototypeOf(v);

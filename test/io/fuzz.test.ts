@@ -103,7 +103,7 @@ function mutate(text: string, ms: readonly Mutation[]): unknown {
       else if (m.kind === 'extreme') parent[k] = typeof parent[k] === 'number' ? m.number * (parent[k] || 1) : m.number;
       else if (m.kind === 'delete') { if (Array.isArray(parent)) parent.splice(k as number, 1); else delete parent[k]; }
       else if (m.kind === 'cycle') parent[k] = path.length > 1 ? path.slice(0, -2).reduce<any>((v, s) => v[s], doc) : doc;
-      else if (m.kind === 'duplicate') { if (Array.isArray(parent)) parent.push(parent[k]); else parent[`${String(k)}_`] = parent[k]; }
+      else if (m.kind === 'duplicate') { if (Array.isArray(parent)) parent.push(parent[k as number]); else parent[`${String(k)}_`] = parent[k]; }
       else if (!Array.isArray(parent)) { parent[m.key] = parent[k]; delete parent[k]; }
     } catch {
       // a part that cannot change (inside a generated string or frozen value): this mutation is skipped
