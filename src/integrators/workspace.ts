@@ -330,44 +330,48 @@ export class Workspace {
 
   /** throws a NonFiniteError naming the component (or constraint) of KKT index `at` (a failed pivot) */
   private reportPivot(at: number): never {
-    const m = this.model;
-    if (at >= m.nSolve) {
-      const c = m.constraints[this.cs.rowOwner(at - m.nSolve).constraint]!;
-      throw new NonFiniteError(`constraint "${c.name}"`, 'its rows could not be factored (non-finite or inconsistent)');
-    }
-    let b = 0;
-    while (b + 1 < m.blockComponent.length && m.blockStart[b + 1]! <= at) b++;
-    const c = m.components[m.blockComponent[b]!]!;
+    if (at >= this.model.nSolve) throw new NonFiniteError(this.ownerOf(at), 'its rows could not be factored (non-finite or inconsistent)');
     const finite = this.stepMatrix().every(Number.isFinite);
-    throw new NonFiniteError(`${c.kind} "${c.name}"`, finite ? 'the step matrix is singular at this component' : 'its stiffness or damping became non-finite');
+    throw new NonFiniteError(this.ownerOf(at), finite ? 'the step matrix is singular at this component' : 'its stiffness or damping became non-finite');
   }
 
   /** throws a NonFiniteError naming the component or constraint of KKT index `at`, whose pivot has the wrong sign */
   private reportInertia(at: number, msg: string): never {
-    const m = this.model;
-    if (at >= m.nSolve) {
-      const c = m.constraints[this.cs.rowOwner(at - m.nSolve).constraint]!;
-      throw new NonFiniteError(`constraint "${c.name}"`, `the step matrix is not quasi-definite at its rows (${msg}): the constraints are inconsistent or the step is too large`);
+    if (at >= this.model.nSolve) {
+      throw new NonFiniteError(this.ownerOf(at), `the step matrix is not quasi-definite at its rows (${msg}): the constraints are inconsistent or the step is too large`);
     }
-    let b = 0;
-    while (b + 1 < m.blockComponent.length && m.blockStart[b + 1]! <= at) b++;
-    const c = m.components[m.blockComponent[b]!]!;
-    throw new NonFiniteError(`${c.kind} "${c.name}"`, `the step matrix is not positive definite at this component (${msg}): its stiffness is too large for the step (a smaller step helps)`);
+    throw new NonFiniteError(this.ownerOf(at), `the step matrix is not positive definite at this component (${msg}): its stiffness is too large for the step (a smaller step helps)`);
   }
 
-  /** throws a NonFiniteError for the first component whose force or step-matrix column is not finite */
+  /**
+   * throws a NonFiniteError for the first component or constraint whose force, row or step-matrix
+   * column is not finite; when every input is finite (the solve overflowed), for the one whose
+   * values are largest, which went out of range first
+   */
   private reportNonFinite(rhs: Float64Array): never {
-    const m = this.model, L = this.fs.layout, A = this.stepMatrix();
-    for (let b = 0; b < m.blockComponent.length; b++) {
-      const c = m.components[m.blockComponent[b]!]!;
-      for (let k = m.blockStart[b]!; k < m.blockStart[b + 1]!; k++) {
-        if (!Number.isFinite(rhs[k])) throw new NonFiniteError(`${c.kind} "${c.name}"`, 'its force became non-finite');
-        for (let p = L.colPtr[k]!; p < L.colPtr[k + 1]!; p++) {
-          if (!Number.isFinite(A[p])) throw new NonFiniteError(`${c.kind} "${c.name}"`, 'its stiffness or damping became non-finite');
-        }
+    const L = this.fs.layout, A = this.stepMatrix(), n = this.model.nSolve;
+    let big = 0, at = 0;
+    for (let k = 0; k < L.n; k++) {
+      const r = rhs[k]!;
+      if (!Number.isFinite(r)) throw new NonFiniteError(this.ownerOf(k), k < n ? 'its force became non-finite' : 'its constraint rows became non-finite');
+      if (Math.abs(r) > big) { big = Math.abs(r); at = k; }
+      for (let p = L.colPtr[k]!; p < L.colPtr[k + 1]!; p++) {
+        const a = A[p]!;
+        if (!Number.isFinite(a)) throw new NonFiniteError(this.ownerOf(k), k < n ? 'its stiffness or damping became non-finite' : 'its Jacobian or compliance became non-finite');
+        if (Math.abs(a) > big) { big = Math.abs(a); at = k; }
       }
     }
-    throw new NonFiniteError('step matrix', 'the linear solve produced a non-finite result');
+    throw new NonFiniteError(this.ownerOf(at), `its forces or stiffness reach ${big.toExponential(2)}, the largest in the step matrix: the linear solve overflowed to a non-finite result`);
+  }
+
+  /** `body "arm"`, `particle "p"` or `constraint "knee"`: the owner of KKT index k */
+  private ownerOf(k: number): string {
+    const m = this.model;
+    if (k >= m.nSolve) return `constraint "${m.constraints[this.cs.rowOwner(k - m.nSolve).constraint]!.name}"`;
+    let b = 0;
+    while (b + 1 < m.blockComponent.length && m.blockStart[b + 1]! <= k) b++;
+    const c = m.components[m.blockComponent[b]!]!;
+    return `${c.kind} "${c.name}"`;
   }
 
   /**
