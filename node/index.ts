@@ -8,7 +8,7 @@ import type { Model } from '../src/model/model.js';
 import { ModelError } from '../src/model/errors.js';
 import { readTextFile } from './files.js';
 
-export { readTextFile, writeTextFileAtomic } from './files.js';
+export { readTextFile, writeTextFileAtomic, openAtomicWriter, type AtomicWriter, type AtomicWriterOptions } from './files.js';
 
 /**
  * Reads and parses a model file (docs/model-format.md). Throws a `ModelError` naming the file and
