@@ -5,9 +5,10 @@
  *   into a temporary folder and serves it from 127.0.0.1 with a page that loads it with
  *   `<script type="module">`, with no import map;
  * - the scenario uses only what the package root exports: it builds a 12-link ball-joint chain
- *   and a hinge pendulum as JSON models, steps both (implicit Euler and trapezoidal, with the
+ *   from a JSON model and a hinge pendulum with the ModelBuilder, steps both (implicit Euler and trapezoidal, with the
  *   projection; the LDLᵀ solves run as WebAssembly on both sides), and returns positions,
- *   velocities, energies and diagnostics;
+ *   velocities, energies, diagnostics and readouts through the handles (a joint's reaction and
+ *   coordinates, a body's point);
  * - a Node process imports the same bundle file and runs the same scenario, and the two agree to
  *   1e-10 (relative, against max(1, |x|)). Not required bit for bit: ECMAScript leaves Math.sin,
  *   cos, exp and atan2 "implementation-approximated", and the V8 of Chromium 143 and that of
@@ -30,7 +31,7 @@ import { launchChromium } from '../helpers/chromium.js';
 
 /** The scenario run on both sides, as a plain module: run(vinculum) takes the bundle's exports. */
 const SCENARIO = `
-export function run({ parseModel, Simulation }) {
+export function run({ parseModel, ModelBuilder, Simulation }) {
   // 12 boxes 0.1 x 0.02 x 0.02 m of 0.1 kg end to end along x, ball joints, the first pinned to the world
   const n = 12, len = 0.1, bodies = [], joints = [];
   for (let i = 0; i < n; i++) {
@@ -41,18 +42,17 @@ export function run({ parseModel, Simulation }) {
   }
   const chain = new Simulation(parseModel({ version: 1, gravity: [0, 0, -9.81], integrator: 'implicit-euler',
     step: 1 / 240, bodies, joints }, { source: 'chain.json' }));
-  for (let i = 0; i < 300; i++) chain.step();
-  const hinge = new Simulation(parseModel(JSON.stringify({
-    version: 1, gravity: [0, 0, -9.81], integrator: 'trapezoidal', step: 0.002,
-    bodies: [{ name: 'bar', shape: { type: 'box', size: [1, 0.05, 0.05] }, density: 1000,
-      position: [0.5, 0, 0] }],
-    joints: [{ type: 'hinge', name: 'h', bodyA: 'world', bodyB: 'bar', position: [0, 0, 0],
-      axis: [0, 1, 0] }],
-  }), { source: 'hinge.json' }));
-  for (let i = 0; i < 500; i++) hinge.step();
+  chain.step(300);
+  const hinge = new Simulation(new ModelBuilder({ gravity: [0, 0, -9.81], integrator: 'trapezoidal', step: 0.002 })
+    .addBody({ name: 'bar', shape: { type: 'box', size: [1, 0.05, 0.05] }, density: 1000, position: [0.5, 0, 0] })
+    .addJoint({ type: 'hinge', name: 'h', bodyA: 'world', bodyB: 'bar', position: [0, 0, 0], axis: [0, 1, 0] })
+    .build());
+  hinge.run(1);
+  const pin = chain.joint('pin').reaction;
   return {
     chainQ: Array.from(chain.state.q), chainU: Array.from(chain.state.u), chainEnergy: chain.energy(),
-    chainWorst: chain.diagnostics.worstViolation.value,
+    chainWorst: chain.diagnostics.worstViolation.value, chainPin: [...pin.force, ...pin.torque],
+    hingeAngle: hinge.joint('h').coordinates[0], hingeTip: hinge.body('bar').worldPoint([0.5, 0, 0]),
     hingeQ: Array.from(hinge.state.q), hingeEnergy: hinge.energy(), wasm: chain.ws.solver.wasmSolves,
   };
 }
@@ -81,7 +81,7 @@ const MIME: Record<string, string> = { html: 'text/html', js: 'text/javascript' 
 
 type Energy = { kinetic: number; potential: number; total: number };
 type Result = { wasm: boolean; chainQ: number[]; chainU: number[]; chainEnergy: Energy; chainWorst: number;
-  hingeQ: number[]; hingeEnergy: Energy };
+  chainPin: number[]; hingeAngle: number; hingeTip: number[]; hingeQ: number[]; hingeEnergy: Energy };
 
 describe('the browser bundle', () => {
   let out = '', server: Server | null = null, browser: Browser | null = null, url = '';
@@ -144,7 +144,8 @@ describe('the browser bundle', () => {
       return worst;
     };
     const parted = Math.max(close(web.chainQ, node.chainQ), close(web.chainU, node.chainU),
-      close(Object.values(web.chainEnergy), Object.values(node.chainEnergy)), close(web.hingeQ, node.hingeQ),
+      close(Object.values(web.chainEnergy), Object.values(node.chainEnergy)), close(web.chainPin, node.chainPin),
+      close([web.hingeAngle, ...web.hingeTip], [node.hingeAngle, ...node.hingeTip]), close(web.hingeQ, node.hingeQ),
       close(Object.values(web.hingeEnergy), Object.values(node.hingeEnergy)));
     console.log(`browser against Node: largest relative difference ${parted.toExponential(2)}`);
     expect(parted).toBeLessThan(1e-10);
@@ -156,8 +157,12 @@ describe('the browser bundle', () => {
       // released horizontal at rest: 1.25 s later it has lost potential energy and moves
       expect(r.chainEnergy.potential).toBeLessThan(-1);
       expect(r.chainEnergy.kinetic).toBeGreaterThan(0.1);
+      // the pin holds the chain up: its reaction on the world pulls down and sideways
+      expect(Math.hypot(...r.chainPin.slice(0, 3))).toBeGreaterThan(0.1);
       // released horizontal, after 1 s (about half a period) the bar is near the far side
       expect(r.hingeQ[0]!).toBeLessThan(-0.3);
+      // the tip, 1 m from the hinge, is where the hinge angle puts it
+      expect(Math.hypot(...r.hingeTip)).toBeCloseTo(1, 9);
     }
   }, 120_000);
 });
