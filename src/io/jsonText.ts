@@ -28,7 +28,7 @@ export function lineColumn(text: string, pos: number): { line: number; column: n
 }
 
 /** `line 3, column 5` */
-export function where(text: string, pos: number): string {
+export function textPosition(text: string, pos: number): string {
   const { line, column } = lineColumn(text, pos);
   return `line ${line}, column ${column}`;
 }

@@ -15,7 +15,7 @@ import { addForce } from './forces.js';
 import {
   describeIssue, describeValue, formatPath, isRecord, itemLabel, oneLine, type DocumentContext,
 } from './messages.js';
-import { scanJson, stripByteOrderMark, where as textPosition } from './jsonText.js';
+import { scanJson, stripByteOrderMark, textPosition } from './jsonText.js';
 import { findNonJsonValue } from './jsonData.js';
 import { ModelAssembler, type BodySpec } from '../model/assembler.js';
 import type { Model } from '../model/model.js';
