@@ -3,7 +3,8 @@
  * before the first step, steps the simulation while streaming the trajectory, prints warnings and
  * progress on stderr as they come, and the summary on stdout at the end.
  */
-import { Simulation, MAX_STEPS, DivergenceError, type SimulationWarning } from '../src/index.js';
+import { Simulation, MAX_STEPS, DivergenceError, ModelError, type SimulationWarning } from '../src/index.js';
+import { checkStepCount } from '../src/io/runLength.js';
 import type { IntegratorName } from '../src/integrators/names.js';
 import type { LoadedModel } from '../src/io/loader.js';
 import type { AtomicWriter, CliIo } from './io.js';
@@ -38,9 +39,13 @@ export interface RunOptions {
 export function stepCount(loaded: LoadedModel, opts: RunOptions): number {
   const duration = opts.duration ?? loaded.duration ?? DEFAULT_DURATION;
   const h = opts.step ?? loaded.model.settings.step;
-  // ⌈duration / h⌉, as Simulation.run counts; a step that would only pass the end by rounding is not taken
+  // ⌈duration / h⌉, as Simulation.run counts, and at least one step
+  try {
+    return Math.max(1, checkStepCount(duration, h, opts.maxSteps));
+  } catch (e) {
+    if (!(e instanceof ModelError)) throw e;
+  }
   const n = Math.ceil(duration / h - 1e-9);
-  if (n <= opts.maxSteps) return Math.max(1, n);
   const from = opts.duration !== undefined ? `--duration ${opts.duration}`
     : loaded.duration !== undefined ? `"duration": ${loaded.duration}`
       : `the default duration ${DEFAULT_DURATION}`;

@@ -15,6 +15,7 @@ import { Rk4Scratch, rk4 } from './integrators/rk4.js';
 import { Projection } from './integrators/stabilize.js';
 import { INTEGRATORS, type IntegratorName } from './integrators/names.js';
 import type { StepSolverOptions } from './solvers/stepSolver.js';
+import { MIN_STEP } from './io/schema.js';
 import { RunMonitor, type WorstViolation, type FastestTurn, type Violation } from './report/monitor.js';
 import { WarningLog, type SimulationWarning, type WarningKind, type WarningListener } from './report/warnings.js';
 import { BodyHandle, ParticleHandle, JointHandle, ForceHandle, findByName } from './api/handles.js';
@@ -35,7 +36,7 @@ export interface SimulationOptions {
 
 const OptionsSchema = z.strictObject({
   integrator: z.enum(INTEGRATORS).optional(),
-  step: z.number().positive().optional(),
+  step: z.number().min(MIN_STEP, { error: `must be at least ${MIN_STEP} s (docs/model-format.md, Limits)` }).optional(),
   solver: z.strictObject({
     ordering: z.enum(['amd', 'natural']).optional(),
     maxRefine: z.number().int().nonnegative().optional(),

@@ -97,14 +97,22 @@ export class ModelBuilder {
 }
 
 /**
- * A copy of plain data, so that later changes to the caller's arrays do not reach the builder.
- * Values that are not JSON data (functions, class instances, cycles) are kept as they are: the
- * schema then rejects them with a path.
+ * A copy of the plain data in v (arrays and plain objects, to any depth), so that later changes to
+ * the caller's arrays do not reach the builder. Anything else (a class instance, a function, a
+ * value seen twice on one path: a cycle) is kept as it is, for the schema to reject with its path.
  */
 function structuredCopy<T>(v: T): T {
-  try {
-    return structuredClone(v);
-  } catch {
-    return v;
-  }
+  return copyData(v, new Set()) as T;
+}
+
+function copyData(v: unknown, path: Set<object>): unknown {
+  if (typeof v !== 'object' || v === null || path.has(v)) return v;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (!Array.isArray(v) && proto !== Object.prototype && proto !== null) return v;
+  path.add(v);
+  const out: unknown = Array.isArray(v)
+    ? v.map((x) => copyData(x, path))
+    : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, copyData(x, path)]));
+  path.delete(v);
+  return out;
 }

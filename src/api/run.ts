@@ -1,8 +1,7 @@
 /** The options and the result of `Simulation.run`, and the check of a run's length. */
-import { ModelError } from '../model/errors.js';
+import { checkStepCount, MAX_STEPS } from '../io/runLength.js';
 
-/** the most steps a run takes unless told otherwise (`RunOptions.maxSteps`, `vinculum run --max-steps`) */
-export const MAX_STEPS = 1e8;
+export { MAX_STEPS } from '../io/runLength.js';
 
 /** how far a run is, as `RunOptions.onProgress` hears it */
 export interface RunProgress {
@@ -33,17 +32,8 @@ export interface RunResult {
 /**
  * The steps a run of `duration` seconds takes at step h: ⌈duration/h⌉ (a step that would only
  * pass the end by rounding is not taken). A ModelError when that is not a finite number at most
- * the cap, naming the duration and the step.
+ * the cap, naming the duration and the step (src/io/runLength.ts).
  */
 export function checkRunLength(duration: number, h: number, options: { maxSteps?: number } = {}): number {
-  const cap = options.maxSteps ?? MAX_STEPS;
-  if (typeof duration !== 'number' || !(duration >= 0) || !Number.isFinite(duration)) {
-    throw new ModelError('run(duration)', `duration must be a finite number of seconds, at least 0 (got ${String(duration)})`);
-  }
-  if (!(cap >= 1)) throw new ModelError('run(options.maxSteps)', `must be at least 1 (got ${String(cap)})`);
-  const n = Math.ceil(duration / h - 1e-9);
-  if (!(n <= cap)) {
-    throw new ModelError('run(duration)', `duration ${duration} s at step ${h} s is ${Number.isFinite(n) ? n.toPrecision(3) : 'more than 1e308'} steps, more than the cap of ${cap} (raise maxSteps to allow it)`);
-  }
-  return Math.max(0, n);
+  return checkStepCount(duration, h, options.maxSteps ?? MAX_STEPS, { duration: 'run(duration)', step: 'step', raise: 'options.maxSteps' });
 }

@@ -33,7 +33,7 @@ function count(n: number): string {
 
 /**
  * The number of steps of a run of `duration` seconds at step `step`: ⌈duration / step⌉ (a ratio
- * within 1e-9 of an integer counts as that integer), at least 1, as the command line runs it.
+ * within 1e-9 of an integer counts as that integer; 0 for a duration of 0).
  * Throws a ModelError naming the fields when the duration is not a finite number ≥ 0, the step
  * not a positive finite number, or the count is not finite or exceeds `cap`
  * (`duration / step: 5 s / 1e-300 s = 5e300 steps, more than the cap of 1e8 (raise it with
@@ -52,7 +52,7 @@ export function checkStepCount(duration: number, step: number, cap: number = MAX
     throw new ModelError(fields.raise ?? 'max steps',
       `the cap on the step count must be a positive number (got ${formatValue(cap)})`);
   }
-  const n = Math.max(1, Math.ceil(duration / step - 1e-9));
+  const n = Math.max(0, Math.ceil(duration / step - 1e-9));
   const limit = Math.min(cap, Number.MAX_SAFE_INTEGER);
   if (!(n <= limit)) {
     const raise = fields.raise && limit === cap ? ` (raise it with ${fields.raise})` : '';

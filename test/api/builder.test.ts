@@ -50,6 +50,17 @@ describe('ModelBuilder', () => {
     expect(modelError(() => b.build())).toBe('joints[0] (hinge "pivot").bodyB: no body named "bar" (use a body name or "world")');
   });
 
+  it('rejects values that are not JSON data instead of copying them into plain objects', () => {
+    expect(modelError(() => new ModelBuilder().addBody({ ...bar, position: new Float64Array([0.5, 0, 0]) as never })))
+      .toMatch(/^bodies\[0\]\.position: /);
+    expect(modelError(() => new ModelBuilder().addParticle({ name: 'p', mass: 1, position: [0, 0, 0], velocity: new Map() as never })))
+      .toMatch(/^particles\[0\]\.velocity: /);
+    // a class instance is not copied into a plain object that would pass
+    class Sphere { readonly type = 'sphere'; readonly radius = 0.1; }
+    expect(modelError(() => new ModelBuilder().addBody({ name: 'b', density: 1, shape: new Sphere() as never }).build()))
+      .toMatch(/^bodies\[0\]\.shape: /);
+  });
+
   it('keeps its own copy of the entries it was given', () => {
     const position: [number, number, number] = [0.5, 0, 0];
     const b = new ModelBuilder().addBody({ ...bar, position });

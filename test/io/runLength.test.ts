@@ -17,7 +17,7 @@ describe('checkStepCount', () => {
     expect(checkStepCount(5, 0.01)).toBe(500);          // 5 / 0.01 = 500.00000000000006
     expect(checkStepCount(3, 0.01)).toBe(300);          // 3 / 0.01 = 299.99999999999994
     expect(checkStepCount(1, 0.3)).toBe(4);
-    expect(checkStepCount(0, 0.01)).toBe(1);
+    expect(checkStepCount(0, 0.01)).toBe(0);
     expect(checkStepCount(1e-3, 0.01)).toBe(1);
     expect(checkStepCount(MAX_STEPS * 0.01, 0.01)).toBe(MAX_STEPS);
   });
