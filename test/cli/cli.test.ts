@@ -9,11 +9,10 @@ import { describe, it, expect } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { runCli } from '../../cli/main.js';
 import { writeTextFileAtomic, readTextFile } from '../../node/files.js';
 import { modelJsonSchema } from '../../src/io/jsonSchema.js';
-import { fake, memWriter, tiny, divergent, hingePendulum, hanging, csv, oneErrorLine, errorAfterWarnings } from './fake.js';
+import { fake, memWriter, tiny, divergent, hingePendulum, hanging, csv, oneErrorLine, errorAfterWarnings, fakeTerminal } from './fake.js';
 
 describe('vinculum run', () => {
   it('writes a CSV trajectory every k steps, including t = 0', async () => {
@@ -52,12 +51,8 @@ describe('vinculum run', () => {
   });
 
   it('draws a progress bar on a terminal when the run looks long, and not otherwise', async () => {
-    const drawn: string[] = [];
-    const stream = Object.assign(new Writable({ write(chunk, _enc, done) { drawn.push(String(chunk)); done(); } }), { isTTY: true, columns: 100 });
-    // a clock that advances 5 ms per reading: 500 steps look like 2.5 s
-    let clock = 0;
-    const f = fake({ 'm.json': tiny });
-    Object.assign(f.io, { isTTY: true, progressStream: stream, now: () => (clock += 5) });
+    // a terminal whose clock makes 500 steps look like 2.5 s
+    const f = fakeTerminal({ 'm.json': tiny }), drawn = f.drawn;
     expect(await runCli(['run', 'm.json', '--duration', '5'], f.io)).toBe(0);
     expect(drawn.join('')).toContain('simulating');
     expect(f.out()).toContain('steps           500');

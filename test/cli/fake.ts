@@ -4,6 +4,7 @@
  */
 import { expect } from 'vitest';
 import { readFile } from 'node:fs/promises';
+import { Writable } from 'node:stream';
 import type { CliIo, AtomicWriter } from '../../cli/main.js';
 
 export interface Fake { io: CliIo; out: () => string; err: () => string; files: Map<string, string> }
@@ -92,3 +93,16 @@ export const errorAfterWarnings = (s: string): string => {
   return `${last}\n`;
 };
 
+
+/**
+ * `fake(files)` on a terminal: stderr is a TTY stream that keeps what the progress bar draws, and
+ * the clock advances 5 ms per reading, so 500 steps look like 2.5 s (long enough for a bar)
+ */
+export function fakeTerminal(files: Record<string, string>): Fake & { drawn: string[] } {
+  const drawn: string[] = [];
+  const stream = Object.assign(new Writable({ write(chunk, _enc, done) { drawn.push(String(chunk)); done(); } }), { isTTY: true, columns: 100 });
+  let clock = 0;
+  const f = fake(files);
+  Object.assign(f.io, { isTTY: true, progressStream: stream, now: () => (clock += 5) });
+  return { ...f, drawn };
+}

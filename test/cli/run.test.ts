@@ -7,11 +7,10 @@ import { describe, it, expect, vi, afterEach } from 'vitest';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { runCli, type CliIo } from '../../cli/main.js';
 import { nodeIo } from '../../cli/nodeIo.js';
 import { Simulation } from '../../src/simulation.js';
-import { fake, memWriter, tiny, divergent, oneErrorLine, errorAfterWarnings } from './fake.js';
+import { fake, memWriter, tiny, divergent, oneErrorLine, errorAfterWarnings, fakeTerminal } from './fake.js';
 
 const fourBar = readFileSync(join(import.meta.dirname ?? '.', '..', '..', 'examples', 'four-bar.json'), 'utf8');
 const version = (JSON.parse(readFileSync(join(import.meta.dirname ?? '.', '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
@@ -160,19 +159,14 @@ describe('progress on a terminal', () => {
       step.call(this, n);
       if (this.state.step === 300) this.warn('fast-turn', 'step 300: a warning mid-run');
     });
-    const drawn: string[] = [];
-    const stream = Object.assign(new Writable({ write(chunk, _enc, done) { drawn.push(String(chunk)); done(); } }), { isTTY: true, columns: 100 });
-    let clock = 0;
-    const f = fake({ 'm.json': tiny });
-    Object.assign(f.io, { isTTY: true, progressStream: stream, now: () => (clock += 5) });
+    // a terminal whose clock makes 500 steps look like 2.5 s
+    const f = fakeTerminal({ 'm.json': tiny }), drawn = f.drawn;
     expect(await runCli(['run', 'm.json', '--duration', '5'], f.io)).toBe(0);
     expect(drawn.join('')).toContain('simulating');
     expect(f.err()).toBe('\r\x1b[2Kwarning: step 300: a warning mid-run\n');
-    drawn.length = 0;
-    const q = fake({ 'm.json': tiny });
-    Object.assign(q.io, { isTTY: true, progressStream: stream, now: () => (clock += 5) });
+    const q = fakeTerminal({ 'm.json': tiny });
     expect(await runCli(['run', 'm.json', '--duration', '5', '--quiet'], q.io)).toBe(0);
-    expect(drawn.join('')).toBe('');
+    expect(q.drawn.join('')).toBe('');
     expect(q.err()).toBe('warning: step 300: a warning mid-run\n');
   });
 });
