@@ -181,7 +181,7 @@ export class Simulation {
     // 1. drive: parametric components take their prescribed motion (none yet)
     // 2. attach: attached components follow their masters (none yet)
     // 3. collide: contacts (none yet)
-    // 4-8. forces, constraints, assemble, solve, advance: the integrator (theory.md, integrators)
+    // 4-8. forces, constraints, assemble, solve, advance: the integrator (theory.md §5)
     try {
       this.scheme(st, h);
       // 9. stabilize: project onto the hard constraints (stabilization 'projection')

@@ -7,8 +7,8 @@
  *
  * on the shared block pattern (constraint blocks come after the component blocks). This is the
  * symmetric quasi-definite form: n positive and m negative pivots. The row targets c and the
- * diagonal R depend on the stabilization method and the row's compliance (000 §0.11, 001 eq. 23,
- * 004); see `rows`.
+ * diagonal R depend on the stabilization method and the row's compliance (theory.md §7, §8); see
+ * `rows`.
  *
  * One per simulation: it holds every constraint's scratch (`BilateralConstraint.createScratch`,
  * their Float64 numbers packed back to back in one pool, in model order) and the joints' batch,
@@ -220,7 +220,7 @@ export class ConstraintSystem {
    * constraint rows hold −R only on their diagonal, written by `rows` or `projectionRows`, zero
    * elsewhere from construction). With `hardOnly`, compliant rows are zero in Gm (the projection and
    * the acceleration-level matrices) and, if `fc` is given, applied instead as the forces
-   * Gᵀλ, λ = −(g + β ġ)/α, added to fc (solve layout): compliance as the spring it is (003).
+   * Gᵀλ, λ = −(g + β ġ)/α, added to fc (solve layout): compliance as the spring it is (theory.md §7).
    * `withBias` false skips κ (the projection needs g, G and G u only).
    */
   evaluate(ctx: ConstraintContext, Gm: BlockMatrix, hardOnly = false, fc: Float64Array | null = null, withBias = true): void {
@@ -301,7 +301,7 @@ export class ConstraintSystem {
 
   /**
    * Row targets c (the value of G u⁺ + R λ̃) and diagonals R, written into `target` and, as −R,
-   * into Gm (000 §0.11 with ERRATA A.3, 001 eq. 23, 004). `scheme` says where G was evaluated and
+   * into Gm (theory.md §7 and §8). `scheme` says where G was evaluated and
    * how positions advance: 'first' (G at q_k, q⁺ = q + h u⁺), 'second' (trapezoidal: G at the
    * midpoint, q⁺ = q + (h/2)(u + u⁺)), 'half' (Bridson-Marino: G at the midpoint, q⁺ = q + h u½),
    * 'acceleration' (RK4 stages: G a = c). `gK` holds g(q_k). `regularize` is the R of hard rows
@@ -316,7 +316,7 @@ export class ConstraintSystem {
     const accel = scheme === 'acceleration', asForces = accel || scheme === 'half';
     // hard rows with projection: G u⁺ = −τκ, τ from where G was evaluated to the end of the step
     const tau = scheme === 'first' ? 0 : 0.5 * h;
-    // row by row from flat arrays (on a 10 000-link chain, reading each constraint's own arrays took 3 ms)
+    // row by row from flat arrays (on a 10 000-link chain, reading each constraint's own arrays costs 3 ms)
     for (let i = 0; i < this.m; i++) {
       const alpha = this.alpha[i]!, beta = this.beta[i]!;
       if (asForces && !this.hard[i]) {
@@ -330,11 +330,11 @@ export class ConstraintSystem {
         else if (st.method === 'spook') { const t = st.relaxation * h; target[i] = -kappa[i]! - (2 / t) * Gu[i]! - gK[i]! / (t * t); }
         else target[i] = -kappa[i]!;
       } else if (st.method === 'spook' && (scheme !== 'second' || this.hard[i] === 1)) {
-        // 001 eq. 23 in the u⁺ form (Lacoursière): G u⁺ + Σ λ̃ = −(4k/h) g + k G u, k = 1/(1 + 4d),
+        // SPOOK in the u⁺ form (Lacoursière; theory.md §8): G u⁺ + Σ λ̃ = −(4k/h) g + k G u, k = 1/(1 + 4d),
         // Σ = 4kε/h²; a compliant row uses its own α as ε and d = β/h when it has damping. That
         // form is first order (q⁺ = q + h u⁺): under the trapezoidal rule a compliant row is the
-        // trapezoidal spring below instead (as SPOOK's, a stiff soft row fed energy into the
-        // chain until it diverged)
+        // trapezoidal spring below instead (as a SPOOK row, a stiff soft row feeds energy into
+        // the chain until it diverges)
         const d = beta > 0 ? beta / h : st.relaxation, eps = alpha > 0 ? alpha : st.compliance, k = 1 / (1 + 4 * d);
         R[i] = (4 * eps * k) / (h * h) + (this.hard[i] ? regularize : 0);
         target[i] = -((4 * k) / h) * gK[i]! + k * Gu[i]!;
@@ -346,13 +346,13 @@ export class ConstraintSystem {
           R[i] = (g2 * alpha) / (h * h);
           target[i] = (-g2 * gK[i]!) / h - Gu[i]!;
         } else {
-          // 000 (0.9): G u⁺ + (γα/h²) λ̃ = −γ g_k / h, γ = (1/2 + β/h)⁻¹
+          // theory.md §7: G u⁺ + (γα/h²) λ̃ = −γ g_k / h, γ = (1/2 + β/h)⁻¹
           const gamma = 1 / (0.5 + beta / h);
           R[i] = (gamma * alpha) / (h * h);
           target[i] = (-gamma * gK[i]!) / h;
         }
       } else if (st.method === 'baumgarte') {
-        // 004: g̈ + α ġ + β g = 0 → G u⁺ = G u − h (κ + α G u + β g)
+        // Baumgarte (theory.md §8): g̈ + α ġ + β g = 0 → G u⁺ = G u − h (κ + α G u + β g)
         R[i] = regularize;
         target[i] = Gu[i]! - h * (kappa[i]! + st.alpha * Gu[i]! + st.beta * gK[i]!);
       } else {
@@ -419,7 +419,7 @@ export class ConstraintSystem {
 
   /**
    * the energy the compliant rows store at violation g: Σ g_i²/(2α_i), each such row being a
-   * spring of stiffness 1/α (theory.md, compliance)
+   * spring of stiffness 1/α (theory.md §7)
    */
   compliantEnergy(g: Float64Array): number {
     let V = 0;

@@ -1,17 +1,17 @@
 /**
- * The bilateral-constraint interface (000 §0.5, §0.10, §0.11; 001 §3-4).
+ * The bilateral-constraint interface (theory.md §6, §7, §9).
  *
  * A constraint g(q) = 0 with m rows acts on one or two components (particles or bodies; the
  * world is not a component). It supplies, at the current state:
  *   - g(q), its violation (m);
  *   - G, the m × (3|6) Jacobian block of each component, such that ġ = Σ_k G_k u_k with the
  *     engine's velocities (particle v; body (v of the origin, ω), both world). For bodies G is
- *     the "Jacobian" of 001 eq. 26 (a map from velocities, not a gradient in q);
+ *     the "Jacobian" of theory.md §1 (a map from velocities, not a gradient in q);
  *   - κ = Ġu, the velocity-product term with g̈ = G u̇ + κ, used by the integrators'
  *     derivative terms (a constraint's "acceleration bias");
- *   - per-row compliance α (0 = hard) and damping β (s) of 000 §0.11.
+ *   - per-row compliance α (0 = hard) and damping β (s) of theory.md §7.
  * After a step the engine stores its multipliers λ (N or N·m per row: the constraint force is
- * +Gᵀλ, ERRATA A.1) and reports them as the wrench on side A (the reaction when A is the world:
+ * +Gᵀλ, theory.md §6) and reports them as the wrench on side A (the reaction when A is the world:
  * src/constraints/report.ts).
  *
  * Position variations follow the engine's convention (docs/ARCHITECTURE.md): δx world, body
@@ -58,7 +58,7 @@ export interface BilateralConstraint<S = unknown> {
   readonly components: readonly number[];
   /** per-row compliance α ≥ 0 (m/N for lengths, rad/(N·m) for angles); 0 = hard */
   readonly compliance: Float64Array;
-  /** per-row damping β ≥ 0 (s) of 000 §0.11 */
+  /** per-row damping β ≥ 0 (s) of theory.md §7 */
   readonly damping: Float64Array;
   /**
    * Optional softness in physical units: per-row stiffness k > 0 (N/m or N·m/rad) and a damping
@@ -85,7 +85,7 @@ export interface BilateralConstraint<S = unknown> {
    */
   jacobian(ctx: ConstraintContext, s: S): readonly Float64Array[];
   /**
-   * Optional, the geometric stiffness of seed 003 (used when the model's `geometricStiffness` is
+   * Optional, the geometric stiffness of theory.md §12 (used when the model's `geometricStiffness` is
    * on): registers the pattern blocks the term fills and returns the term that fills them, or
    * null when the constraint has none (a joint without translational rows). Called once per
    * workspace, with that workspace's scratch, before its pattern is built: the term, and the

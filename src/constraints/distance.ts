@@ -1,14 +1,14 @@
 /**
- * A distance constraint between two points (particles, body points/markers, or one world point),
- * 001 §3-4 (eq. 8-12, 29-32) with ERRATA A.12 and B (the direction of r in eq. 30).
+ * A distance constraint (theory.md §9) between two points (particles, body points/markers, or one
+ * world point).
  *
  * With x_1, x_2 the world positions of the points, r = x_2 − x_1 and n = r/|r|:
  *
  *   g = |r| − L                          (L defaults to |r| at set-up)
- *   ġ = n·ṙ = n·(ẋ_2 − ẋ_1)              (ERRATA A.12: eq. 32's "ġ = ‖ṙ‖" is rᵀṙ/‖r‖)
+ *   ġ = n·ṙ = n·(ẋ_2 − ẋ_1)              (= rᵀṙ/|r|, not |ṙ|)
  *
  * and a body point at lever arm ρ from its body's origin moves with ẋ = v + ω × ρ = [I, −[ρ]] u
- * (001 eq. 29), so the blocks are
+ * (theory.md §1), so the blocks are
  *
  *   particle: G = ±nᵀ,    body point: G = ±[nᵀ, (ρ × n)ᵀ]     (− for point 1, + for point 2)
  *
@@ -23,7 +23,7 @@
  * last direction n is kept, so G and κ stay finite. Verified against central finite differences
  * in test/constraints/distance.test.ts.
  *
- * Geometric stiffness (seed 003): the constraint force on the second point is λ n, the force of
+ * Geometric stiffness (theory.md §12): the constraint force on the second point is λ n, the force of
  * an axial spring of tension F = −λ, so ∂(Gᵀλ)/∂q at fixed λ is that spring's exact Jacobian
  * with F_l = F_l̇ = 0 (forces/pathSpring.ts; test/constraints/geometricStiffness.test.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The geometric stiffness of a joint's translational rows (seed 003: K_g = ∂(Gᵀλ)/∂q at fixed
+ * The geometric stiffness of a joint's translational rows (theory.md §12: K_g = ∂(Gᵀλ)/∂q at fixed
  * λ), added to K by the implicit integrators when `geometricStiffness` is on.
  *
  * The rows g_k = c_kᵀ d (c_k = R_WC e_k, d = x_D − x_C) at fixed multipliers λ_k have the
@@ -113,13 +113,12 @@ function addOuter(P: Float64Array, w: Float64Array): void {
 /**
  * each joint's curvature added to a body's rotational block is scaled down to |f||r| ≤ this
  * multiple of the trace of the body's rotational inertia block (without any curvature). Without
- * a cap the 100-link chain at h = 1/30 diverged from perturbed starts (the multipliers of a
+ * a cap the 100-link chain at h = 1/30 diverges from perturbed starts (the multipliers of a
  * projection far from the manifold are large and wrong). Measured with this reference (whole
  * 1000-step runs of the 1000-link chain, implicit Euler / trapezoidal; three 1200-step starts of
  * the 100-link chain at h = 1/30): cap 1 2.69 / 3.48 factorizations per step, one start at 3.3 m;
  * cap 2 2.33 / 2.69, one start (of three) thrown to 3.5e3 m; cap 4 2.23 / 2.71, two starts
- * thrown off. Until the seventh session the trace was read after other joints had added to
- * the block, so the effective cap grew with the joint order (2.45 / 2.84 then).
+ * thrown off.
  */
 export const CURVATURE_CAP = 2;
 

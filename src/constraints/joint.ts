@@ -1,7 +1,8 @@
 /**
  * One generic joint between body A and body B (either may be the world, not both), driven by axis
  * masks (Rapier style): a preset type or a custom { linear, angular } mask of locked axes of
- * frame C. 001 §4 (eq. 26-29), 000 §0.2 and §0.4 (roll-pitch-yaw coordinates).
+ * frame C. Derived in theory.md §9 (rows, coordinates, roll-pitch-yaw angles), with the quaternion
+ * rates of §3.
  *
  * Frames: C fixed in A (pose X_AC), D fixed in B (X_BD); `Joint.atWorldFrame` places both on one
  * world frame at load time, so g = 0 there. Rows, in this order (derivations of g, ġ, G and
@@ -33,9 +34,9 @@
  *     q̇_CD = ½ Ω ⋆ q_CD (ẇ = −½ Ω·v, v̇ = ½(wΩ + Ω × v));
  *   - universal: R_CD = Rx(rx) Ry(ry) on the constraint, so rx = atan2(R₂₁, R₁₁),
  *     ry = atan2(R₀₂, R₀₀), differentiated exactly with Ṙ_CD = [Ω] R_CD (valid off it too);
- *   - gimbal: (θ, φ, ψ) = mat3ToRpy(R_CD), R_CD = Rz(θ) Ry(φ) Rx(ψ) (000 §0.4). The "base frame"
- *     of eq. 0.2 is C, so the rates are A⁻¹(θ, φ) Ω: the relative ω in C's axes, not in world
- *     (tested against finite differences). At the singularity (|cos φ| < GIMBAL_SINGULAR_TOL)
+ *   - gimbal: (θ, φ, ψ) = mat3ToRpy(R_CD), R_CD = Rz(θ) Ry(φ) Rx(ψ) (theory.md §9). The base
+ *     frame of the rate map A is C, so the rates are A⁻¹(θ, φ) Ω: the relative ω in C's axes, not
+ *     in world (tested against finite differences). At the singularity (|cos φ| < GIMBAL_SINGULAR_TOL)
  *     only θ ∓ ψ is defined; mat3ToRpy then reports ψ = 0 and we report the finite rates
  *     (Ω_z, −sθ Ω_x + cθ Ω_y, 0): Ω_z is the rate of θ ∓ ψ there, and φ̇ is the regular row of A⁻¹.
  * `isSingular` flags those configurations (and the degenerate ones of the angle and universal

@@ -2,7 +2,8 @@
  * The rows of the generic joint (src/constraints/joint.ts; its layouts in ./jointLayout.ts): the
  * per-evaluation kinematics of the two joint frames, and the value g, Jacobian row G and bias
  * κ = Ġu of each row kind, as kernels over a joint's kinematics buffer (one joint's own, or a
- * JointBatch's pool, ./jointBatch.ts). 001 §4 (eq. 26-29, the ball-joint block G = [I, −[r]]), 000 §0.2 (quaternion rates).
+ * JointBatch's pool, ./jointBatch.ts). Derived in theory.md §9 (three locked translations give the
+ * ball-joint block G = [I, −[r]]), with the quaternion rates of §3.
  *
  * Notation. Frame C is fixed in A (pose X_AC), frame D in B (X_BD); the world side has R = I,
  * x = 0, v = ω = 0. World quantities: R_WC = R_A R_AC, r_C = R_A p_AC (lever arm of C from A's

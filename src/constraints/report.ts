@@ -1,6 +1,6 @@
 /**
  * Constraint forces in physical units (stage 10, report). The multipliers λ of the last step
- * (N or N·m per row; the force on the components is +Gᵀλ, ERRATA A.1) are turned into the
+ * (N or N·m per row; the force on the components is +Gᵀλ, theory.md §6) are turned into the
  * wrench a constraint applies to its side A: the force in world axes (N) and the torque about
  * the constraint's anchor (the joint frame's origin, or the first point of a distance
  * constraint) in world axes (N·m). When side A is the world, the wrench on A is minus the

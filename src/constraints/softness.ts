@@ -1,7 +1,7 @@
 /**
- * Soft constraint rows given in physical units (000 §0.11, 003): a row with stiffness k and
+ * Soft constraint rows given in physical units (theory.md §7): a row with stiffness k and
  * damping ratio ζ gets the compliance α = 1/k and the damping β = 2ζ √(m_eff/k), with the row's
- * effective mass m_eff = 1/(G_i M⁻¹ G_iᵀ) at q0 (the closed-form M⁻¹ of 000 §0.1). Run once, by
+ * effective mass m_eff = 1/(G_i M⁻¹ G_iᵀ) at q0 (the closed-form M⁻¹ of theory.md §2). Run once, by
  * the Model constructor: the model is immutable afterwards, and every simulation of it sees the
  * same α and β.
  */
@@ -40,7 +40,7 @@ export function applySoftness(model: Model): void {
 
 /**
  * The first hard row of c whose damping the stabilization `method` under `integrator` ignores,
- * or −1. Damping β acts on compliant rows (000 §0.11) and, under SPOOK only, as a hard row's
+ * or −1. Damping β acts on compliant rows (theory.md §7) and, under SPOOK only, as a hard row's
  * relaxation d = β/h, except under RK4, whose SPOOK rows take the method's relaxation
  * (ConstraintSystem.rows); projection and Baumgarte ignore it on hard rows. (One damping value
  * for a joint with compliant rows leaves its hard rows at 0: Joint.) Rows given in physical units

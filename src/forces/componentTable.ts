@@ -1,9 +1,9 @@
 /**
  * The components a force effector (or the workspace) loops over, as flat arrays: the loops of
- * gravity, the inertial forces and the workspace read these instead of the component objects. On the 10 000-link chain, a pass
- * through the objects (array → component → fields, one heap object per body, spread over the
- * heap) cost about twice as much per body as on the 100-link chain, most of it in address
- * translation (docs/benchmarks.md, eleventh session; the joints' JointBatch for the same reason).
+ * gravity, the inertial forces and the workspace read these instead of the component objects.
+ * On the 10 000-link chain, a pass through the objects (array → component → fields, one heap
+ * object per body, spread over the heap) costs about twice as much per body as on the 100-link
+ * chain, most of it in address translation (the joints' JointBatch exists for the same reason).
  */
 import type { Component } from '../model/model.js';
 

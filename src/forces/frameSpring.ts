@@ -1,16 +1,16 @@
 /**
- * Frame springs (6-DOF bushings), 000 §0.22 with ERRATA A.9, written directly in the engine's
- * world convention (the "world left perturbation" form of §0.22.3).
+ * Frame springs (6-DOF bushings, theory.md §11), written directly in the engine's world
+ * convention (world left perturbations).
  *
  * Frame 1 is rigidly attached to body A (or the world), frame 2 to body B (or the world):
  * X_1A = (R_1A, p_1), X_2B = (R_2B, p_2) in body coordinates. In world, with R_A the body → world
  * rotation of A (R_A = I and x_A = 0 for the world side):
  *
- *   r_1 = R_A p_1,  x_1 = x_A + r_1,  R_1W = R_A R_1A,  ẋ_1 = v_A + ω_A × r_1,  ω_1 = ω_A  (0.41-0.42)
+ *   r_1 = R_A p_1,  x_1 = x_A + r_1,  R_1W = R_A R_1A,  ẋ_1 = v_A + ω_A × r_1,  ω_1 = ω_A
  *
  * and likewise for frame 2 on B. With R_21 = R_1Wᵀ R_2W = exp([φu]) (φu in frame-1 axes), its
- * world-axis rotation vector is w = R_1W φu = log(R_2W R_1Wᵀ), φ = |w| ∈ [0, π]. The forces of
- * (0.37)-(0.40), rotated to world, are the force and torque on frame 1
+ * world-axis rotation vector is w = R_1W φu = log(R_2W R_1Wᵀ), φ = |w| ∈ [0, π]. The force and
+ * torque on frame 1, in world axes, are
  *
  *   F = k_t (x_2 − x_1) + d_t (ẋ_2 − ẋ_1),    T = k_r w + d_r (ω_B − ω_A),
  *
@@ -21,11 +21,11 @@
  *
  * Newton's third law: the total force is 0 and the total moment about the world origin is
  * (x_1 − x_2) × F, which vanishes for the stiffness part (F ∥ x_2 − x_1), not for d_t: the
- * translational damping of (0.38) also damps ẋ_2 − ẋ_1 = ω × (x_2 − x_1) of a rigidly spinning
- * pair (a drag on rigid rotation when the spring is stretched). The d_r part is balanced.
+ * translational damping also damps ẋ_2 − ẋ_1 = ω × (x_2 − x_1) of a rigidly spinning pair (a
+ * drag on rigid rotation when the spring is stretched). The d_r part is balanced.
  * Potential energy V = ½ k_t |x_2 − x_1|² + ½ k_r φ²; (F, T) of the stiffness part is −∂V/∂(x, θ).
  *
- * The U matrix of (0.45): d(φu)/dt = U ω for ω of frame 2 relative to 1 in frame-1 axes. With
+ * The matrix U: d(φu)/dt = U ω for ω of frame 2 relative to 1 in frame-1 axes. With
  * [u]² = uuᵀ − I and a = (φ/2) cot(φ/2),
  *
  *   U = ½(φ cot(φ/2) I + (2 − φ cot(φ/2)) uuᵀ − φ[u]) = a I − ½[φu] + c (φu)(φu)ᵀ,  c = (1 − a)/φ²,
@@ -41,25 +41,23 @@
  * discontinuous there (the energy ½ k_r φ² is continuous, with a ridge at φ = π) and the
  * Jacobian is one-sided exactly at φ = π. Bushings are meant for small relative rotations.
  *
- * World Jacobians (§0.22.3: the final ᵂJ_p, ERRATA A.9, and ᵂJ_v), with δr_s = −[r_s] δθ_s and the world
- * velocities held fixed (so δẋ_1 = −[ω_A][r_1] δθ_A):
+ * World Jacobians (theory.md §11), with δr_s = −[r_s] δθ_s and the world velocities held fixed
+ * (so δẋ_1 = −[ω_A][r_1] δθ_A):
  *
  *   ∂F/∂x_A = −k_t I,   ∂F/∂θ_A = k_t[r_1] + d_t[ω_A][r_1],   ∂T/∂θ_A = −k_r ᵂUᵀ
  *   ∂F/∂x_B = +k_t I,   ∂F/∂θ_B = −k_t[r_2] − d_t[ω_B][r_2],  ∂T/∂θ_B = +k_r ᵂU
  *   ∂F/∂v_A = −d_t I,   ∂F/∂ω_A = d_t[r_1],   ∂T/∂ω_A = −d_r I   (and the opposite for B)
  *
  * Body s ∈ {A, B} with sign σ_A = +1, σ_B = −1 gets rows σ_s (∂F, [r_s] ∂F + ∂T), plus its own
- * lever-arm term σ_s [F][r_s] in K_θθ (δ(r_s × F) ∋ δr_s × F). Written out, this is the
- * ᵂJ_p of §0.22.3, e.g. K_θAθA = [r_1]J_01 − k_r ᵂUᵀ + [ᵂf_1][r_1], K_θBθA = [r_2]J_21 + k_r ᵂUᵀ,
- * K_θBθB = [r_2]J_23 − k_r ᵂU + [ᵂf_2][r_2], and the ᵂJ_v that follows (0.58):
+ * lever-arm term σ_s [F][r_s] in K_θθ (δ(r_s × F) ∋ δr_s × F). The velocity Jacobian is
  *
  *   D_AA = [[−d_t I, d_t[r_1]], [−d_t[r_1], d_t[r_1][r_1] − d_r I]],
  *   D_AB = [[ d_t I, −d_t[r_2]], [ d_t[r_1], d_r I − d_t[r_1][r_2]]],  D_BA, D_BB likewise.
  *
- * The prose of §0.22 has sign errors that these blocks do not inherit (ERRATA A.9): (0.52)'s k_r
- * signs, ᴮτ_1d in (0.53) (should be ᴮτ_2d), the d_r sign in (0.57). The torque on each body is
- * about its frame origin, as the engine requires (force.ts). Verified against central finite
- * differences in test/forces/frameSpring.test.ts.
+ * The rotational stiffness and damping blocks carry the signs derived in theory.md §11, which
+ * differ from some printed in the source it follows. The torque on each body is about its frame
+ * origin, as the engine requires (force.ts). Verified against central finite differences in
+ * test/forces/frameSpring.test.ts.
  */
 import type { ForceEffector, ForceContext } from './force.js';
 import type { RigidBody, Vec3Tuple, QuatTuple } from '../model/model.js';
@@ -252,7 +250,7 @@ export class FrameSpring implements ForceEffector<FrameSpringScratch> {
     }
   }
 
-  /** U = a I − ½[w] + c w wᵀ = J_l⁻¹(w), (0.45) in world axes (src/math/so3.ts) */
+  /** U = a I − ½[w] + c w wᵀ = J_l⁻¹(w), the U above in world axes (src/math/so3.ts) */
   private computeU(st: FrameSpringScratch): void {
     invLeftJacobian(st.U, st.w);
   }

@@ -1,7 +1,7 @@
 /**
  * Uniform gravity g. A particle gets f = m g. A body gets the force m g at its centre of mass:
  * (m g, c_W × m g) about its origin, with c_W = R_WB c_B; the torque turns with the body, so
- * K_θθ = [m g][c_W] (the lever-arm term of pointMap.ts), which is not symmetric (000 §0.23).
+ * K_θθ = [m g][c_W] (the lever-arm term of pointMap.ts), which is not symmetric (theory.md §13).
  * Potential energy: −m g·x_com.
  */
 import type { ForceEffector, ForceContext } from './force.js';

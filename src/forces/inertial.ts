@@ -1,8 +1,8 @@
 /**
  * Gyroscopic and fictitious forces of rigid bodies in the velocity convention u = (v, ω):
  * v the world velocity of the frame origin, ω world (docs/ARCHITECTURE.md). With the spatial
- * inertia of 000 §0.1 rotated to world (c = R c_B, J = R J_B Rᵀ about the centre of mass), the
- * Newton-Euler equations (001 eq. 35, 000 §0.19) read M(q) u̇ = f_ext + f_in, with
+ * inertia of theory.md §2 rotated to world (c = R c_B, J = R J_B Rᵀ about the centre of mass), the
+ * Newton-Euler equations (theory.md §4) read M(q) u̇ = f_ext + f_in, with
  *
  *   a = ω × c,  b = ω × a
  *   f_in = ( −m b ,  −ω × (J ω) − m c × b )
@@ -10,7 +10,7 @@
  * Exact Jacobians (world-left rotation variations δc = −[c]δθ, δJ = [δθ]J − J[δθ]):
  *   ∂f_in/∂ω = ( m([ω][c] + [a]) ;  −[ω]J + [Jω] + m[c]([ω][c] + [a]) )
  *   ∂f_in/∂θ = ( m[ω][ω][c] ;  −[ω](J[ω] − [Jω]) − m([b][c] − [c][ω][ω][c]) )
- * Both are non-symmetric (000 §0.23). M(q) itself is frozen at the start of each step.
+ * Both are non-symmetric (theory.md §13). M(q) itself is frozen at the start of each step.
  * A body whose origin is its centre of mass (c = 0, so a = b = 0) keeps only
  *   ∂f_in/∂ω = ( 0 ;  −[ω]J + [Jω] ),   ∂f_in/∂θ = ( 0 ;  −[ω]J[ω] + [ω][Jω] ),
  * evaluated entry by entry (`addCentred`): [ω][v] = v ωᵀ − (ω·v) I, and row i of P[ω] is P_i × ω.

@@ -1,9 +1,9 @@
 /**
- * Axial materials: the tension F(l, l̇) of an axial or multi-point spring (000 §0.12), with
+ * Axial materials: the tension F(l, l̇) of an axial or multi-point spring (theory.md §10), with
  * its exact partial derivatives. Positive F is tension (it pulls the end points together).
  *
- * - `LinearMaterial` (§0.12.1): F = k (l − r) + d l̇.
- * - `QuadraticStrainMaterial` (§0.13, the stress form): σ = k ε with the Green strain
+ * - `LinearMaterial`: F = k (l − r) + d l̇.
+ * - `QuadraticStrainMaterial` (the stress form): σ = k ε with the Green strain
  *   ε = ½ (l² − r²)/r², so F = σ l. Its position Jacobian splits into the material stiffness
  *   −(k/r²) Δx Δxᵀ and the geometric stiffness −σ I (see `stressStiffnessSplit`). Damping d l̇.
  * - `ExponentialLigament`: slack below the rest length, an exponential toe region up to the
@@ -53,8 +53,9 @@ export class QuadraticStrainMaterial implements AxialMaterial {
 }
 
 /**
- * §0.13: for σ = kε (no rate dependence), ∂f₁/∂x₁ = −(k/r²) Δx Δxᵀ − σ I. Writes the material
- * part into `material` and the geometric part into `geometric` (row-major 3×3).
+ * The stress form (theory.md §10): for σ = kε (no rate dependence),
+ * ∂f₁/∂x₁ = −(k/r²) Δx Δxᵀ − σ I. Writes the material part into `material` and the geometric part
+ * into `geometric` (row-major 3×3).
  */
 export function stressStiffnessSplit(material: Float64Array, geometric: Float64Array, k: number, r: number, dx: ArrayLike<number>): void {
   const l2 = dx[0]! * dx[0]! + dx[1]! * dx[1]! + dx[2]! * dx[2]!;

@@ -1,6 +1,6 @@
 /**
- * Multi-point (via-point) springs, 000 §0.14 with ERRATA A.8, and axial springs (§0.12) as the
- * two-point case. Points x_0 … x_n, segments i = 0 … n−1 with
+ * Multi-point (via-point) springs (theory.md §10), and axial springs as the two-point case.
+ * Points x_0 … x_n, segments i = 0 … n−1 with
  *
  *   u_i = (x_{i+1} − x_i)/l_i,   P_i = I − u_i u_iᵀ,   L = Σ_{i∈A} l_i,   L̇ = Σ_{i∈A} (ẋ_{i+1} − ẋ_i)ᵀ u_i
  *
@@ -12,9 +12,9 @@
  *
  *   ∂F/∂x_j = F_L g_j + y_{j−1} − y_j,            ∂F/∂ẋ_j = F_L̇ g_j
  *   ∂f_i/∂x_j = v_i ∂F/∂x_j + F (∂u_i/∂x_j − ∂u_{i−1}/∂x_j),   ∂u_i/∂x_i = −P_i/l_i, ∂u_i/∂x_{i+1} = P_i/l_i
- *   ∂f_i/∂ẋ_j = F_L̇ v_i g_jᵀ                        (ERRATA A.8: ∂L̇/∂ẋ_j, not ∂L̇/∂ẋ_i)
+ *   ∂f_i/∂ẋ_j = F_L̇ v_i g_jᵀ                        (∂L̇/∂ẋ_j, not ∂L̇/∂ẋ_i)
  *
- * For n = 1 these are exactly the axial-spring Jacobians of §0.12:
+ * For n = 1 these are exactly the axial-spring Jacobians (theory.md §10):
  *   ∂f₁/∂x₁ = −F_l U_n − (F_l̇ / l) u (ẋ₂ − ẋ₁)ᵀ U_p − (F/l) U_p,   ∂f₁/∂ẋ₁ = −F_l̇ U_n.
  * The point Jacobians are mapped onto particles and bodies by pointMap.ts.
  */
@@ -111,7 +111,7 @@ export class PathSpring implements ForceEffector<PathSpringScratch> {
     }
   }
 
-  /** evaluates positions, directions, L, L̇, F and the v_i, g_i, y_i of §0.14 */
+  /** evaluates positions, directions, L, L̇, F and the v_i, g_i, y_i of theory.md §10 */
   private evaluate(ctx: ForceContext, sc: PathSpringScratch): void {
     const n = this.n, X = sc.X, V = sc.V, U = sc.U, kin = ctx.kin;
     // point positions, lever arms, velocities, and the ω of each point's body
@@ -168,8 +168,8 @@ export class PathSpring implements ForceEffector<PathSpringScratch> {
 
   /**
    * adds sgn·(F/l_s)·P_s to A (the F ∂u_s/∂x_j terms). A segment of zero length has no direction:
-   * for a zero rest length its exact limit is the isotropic sgn·F_L·I (F/l → F_L, §0.13 with
-   * r = 0); otherwise the force direction is undefined and the term is left out.
+   * for a zero rest length its exact limit is the isotropic sgn·F_L·I (F/l → F_L, the stress form
+   * of theory.md §10 with r = 0); otherwise the force direction is undefined and the term is left out.
    */
   private addProjection(sc: PathSpringScratch, A: Float64Array, s: number, sgn: number): void {
     const li = sc.l[s]!;
@@ -236,7 +236,7 @@ export class PathSpring implements ForceEffector<PathSpringScratch> {
   }
 }
 
-/** an axial spring between two points (000 §0.12): the one-segment path spring */
+/** an axial spring between two points (theory.md §10): the one-segment path spring */
 export class AxialSpring extends PathSpring {
   constructor(name: string, a: PointRef, b: PointRef, material: AxialMaterial, restLength: number) {
     super(name, [a, b], material, restLength);

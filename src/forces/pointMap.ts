@@ -2,7 +2,7 @@
  * Exact mapping of point forces and point-force Jacobians onto components.
  *
  * A body point at world lever arm r from its body's origin moves with ẋ = v + ω × r = J u,
- * J = [I, −[r]] (001 eq. 28-29), so a force F at the point is the generalized force
+ * J = [I, −[r]] (theory.md §1), so a force F at the point is the generalized force
  * Jᵀ F = (F, r × F). For a force F_i at point i that depends on the position x_j and velocity
  * ẋ_j of point j, with A = ∂F_i/∂x_j and B = ∂F_i/∂ẋ_j:
  *

@@ -1,5 +1,5 @@
 /**
- * Names the whole set of constraints behind a redundancy (000 §0.6: GM⁻¹Gᵀ singular), not only
+ * Names the whole set of constraints behind a redundancy (theory.md §6: GM⁻¹Gᵀ singular), not only
  * the rows whose pivots vanished. Once the hard rows carry the tiny regularization R, the KKT
  * system [[M̂, Gᵀ], [G, −R]] with a unit right-hand side at a redundant row r has the multipliers
  * μ = −(GM̂⁻¹Gᵀ + R)⁻¹ e_r: along the dependency y (Gᵀy = 0) the inverse is 1/R, about 1e8 times

@@ -1,6 +1,6 @@
 /**
- * The integrators of 000 §0.9 (with ERRATA A.2), written in velocity increments Δu = u⁺ − u on
- * the solve blocks. With f = f(q_k, u_k), K = ∂f/∂q, D = ∂f/∂u and M = M(q_k):
+ * The integrators of theory.md §5, written in velocity increments Δu = u⁺ − u on the solve
+ * blocks. With f = f(q_k, u_k), K = ∂f/∂q, D = ∂f/∂u and M = M(q_k):
  *
  *   symplectic Euler  M Δu = h f                                         q⁺ = q ⊕ h u⁺
  *   implicit Euler    (M − hD − h²K) Δu = h (f + h K u)                  q⁺ = q ⊕ h u⁺
@@ -8,16 +8,15 @@
  *   Bridson-Marino    (M − (h/2)D) Δu½ = (h/2) f                          q⁺ = q ⊕ h u½
  *                     (M − (h/2)D) Δu = (h/2) (f + f(q⁺, u_k))
  *
- * (the implicit-Euler and trapezoidal right-hand sides are the "f̃" forms of §0.9.2-3; A.2's
- * corrected f̂ is equivalent.) RK4, the accuracy reference, is in rk4.ts.
+ * RK4, the accuracy reference, is in rk4.ts.
  *
- * Bilateral constraints (000 §0.10, §0.11) join every solve as the KKT rows
+ * Bilateral constraints (theory.md §6, §7) join every solve as the KKT rows
  * [[M̂, Gᵀ], [G, −R]] [Δu; μ] = [rhs; c − G u] (Workspace.constraints): the constraint impulse
- * λ̃ = −μ acts on the end-of-step velocity (for Bridson-Marino on the half-step velocity too,
- * ERRATA C), and λ = λ̃/h is the average constraint force of the step (the post-step velocity
+ * λ̃ = −μ acts on the end-of-step velocity (for Bridson-Marino on the half-step velocity too),
+ * and λ = λ̃/h is the average constraint force of the step (the post-step velocity
  * projection adds its own impulses/h to it, stabilize.ts).
  *
- * Rigid bodies: M(q) turns with the body (000 §0.23). For the second-order schemes K includes
+ * Rigid bodies: M(q) turns with the body (theory.md §4). For the second-order schemes K includes
  * the mass-variation term −∂(M a)/∂q at a = M⁻¹f (Workspace.addMassVariation), and
  * Bridson-Marino's second force is M(q_k) M(q⁺)⁻¹ f(q⁺, u_k); without them both drop to first
  * order on spinning bodies. Implicit Euler keeps M frozen at q_k and omits the term: measured on
@@ -44,7 +43,7 @@ export class SchemeScratch {
 
 export type Scheme = (ws: Workspace, st: State, h: number, s: SchemeScratch) => void;
 
-/** 000 §0.9.1 */
+/** symplectic Euler (theory.md §5) */
 export const symplecticEuler: Scheme = (ws, st, h, s) => {
   const { q, u } = st;
   // forces and mass at the start of the step
@@ -63,7 +62,7 @@ export const symplecticEuler: Scheme = (ws, st, h, s) => {
   ws.advance(q, u, h);
 };
 
-/** the linearly implicit steps of 000 §0.9.2 (θ = 1) and §0.9.3 (θ = ½) */
+/** the linearly implicit steps of theory.md §5: implicit Euler (θ = 1), trapezoidal rule (θ = ½) */
 function linearlyImplicit(theta: number): Scheme {
   return (ws, st, h, s) => {
     const { q, u } = st;
@@ -110,8 +109,8 @@ export const implicitEuler: Scheme = linearlyImplicit(1);
 export const trapezoidal: Scheme = linearlyImplicit(0.5);
 
 /**
- * 000 §0.9.4: two solves with M − (h/2)D; the position Jacobian is not used. Hard constraint
- * rows act on both velocities (ERRATA C); compliant rows act as their spring forces, explicit
+ * Bridson-Marino (theory.md §5): two solves with M − (h/2)D; the position Jacobian is not used.
+ * Hard constraint rows act on both velocities; compliant rows act as their spring forces, explicit
  * in position like every other force of this scheme.
  */
 export const bridsonMarino: Scheme = (ws, st, h, s) => {
@@ -140,7 +139,7 @@ export const bridsonMarino: Scheme = (ws, st, h, s) => {
   ws.massInverse(s.s4, s.s4);
   ws.mulM(s.s2, s.s4);
   s.s4.set(s.s2);
-  // the hard rows again on u⁺ (ERRATA C), same rows as the half step
+  // the hard rows again on u⁺, same rows as the half step
   for (let i = 0; i < n; i++) s.s3[i] = 0.5 * h * (s.s1[i]! + s.s4[i]!);
   for (let i = 0; i < m; i++) s.s3[n + i] = s.c1[i]!;
   ws.solveWith(s.s3, s.s2);

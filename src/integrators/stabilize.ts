@@ -1,5 +1,5 @@
 /**
- * Stage 9, stabilize: the post-step projection onto the constraint manifold (000 §0.5-0.6).
+ * Stage 9, stabilize: the post-step projection onto the constraint manifold (theory.md §8).
  *
  * Positions: the mass-weighted correction δq = −M⁻¹Gᵀ(GM⁻¹Gᵀ)⁻¹ g, solved as the KKT system
  * [[M, Gᵀ], [G, −R]] [δq; μ] = [0; −g] (M plus the curvature below; G at the new configuration, M
@@ -10,7 +10,7 @@
  * does not. Every
  * step is a backtracking line search on ‖g‖₂ (α = 1, ½, … 1/64, Armijo): far from the manifold
  * (large steps, nearly singular chains) the full Newton step overshoots and the violation
- * oscillated and grew until the chain came apart.
+ * oscillates and grows until the chain comes apart.
  * Velocities: [0; −G u] with G re-evaluated at the final configuration removes the velocity
  * component that violates ġ = 0 there, u ← P_v(q⁺) u, by chord iterations on the last
  * factorization until |G u| ≤ 1e-13, refactored at the final configuration when an iteration
@@ -18,13 +18,13 @@
  * predicts more chord solves, ⌈log(|G u| / 1e-13) / log(1/ρ)⌉, than a factorization and one solve
  * cost (StepSolver.factorCost: the factorization's multiply-adds in solves), the factored matrix
  * gets G(q⁺) in place of its G, its metric kept, and is factored again: on chain100 that is one
- * factorization and a solve instead of five chord solves (docs/benchmarks.md, eleventh session).
+ * factorization and a solve instead of five chord solves.
  * Metric: both projections weight by the factored matrix, M plus the curvature below, so they
- * are the mass-weighted ones of §0.5 only where the curvature is zero (measured consequences:
+ * are the mass-weighted ones of theory.md §8 only where the curvature is zero (measured consequences:
  * docs/constraints.md, stabilization). The model's `velocityMetric: 'mass'` makes the velocity
- * projection P_v of §0.5 exactly, by at most one more factorization (M(q⁺) and G(q⁺), no curvature);
+ * projection P_v in M exactly, by at most one more factorization (M(q⁺) and G(q⁺), no curvature);
  * `positionMetric: 'mass'` leaves the curvature out of every factorization, so each Newton step
- * of the positions is §0.6's mass-weighted step, in M at the last full factorization's
+ * of the positions is the mass-weighted step, in M at the last full factorization's
  * configuration (and long chains need more of them).
  * Compliant rows are left alone (they are springs). Used when the model's stabilization method
  * is 'projection' (the default).
@@ -35,11 +35,11 @@
  * estimate; a refactorization after a full step keeps the last full factorization's). Joints that lock all three translations add, per body, the positive semidefinite
  * part of that term's rotational block, each joint's scaled to at most twice the body's rotational inertia
  * (constraints/geometricStiffness.ts, addLeverCurvature, CURVATURE_CAP: no new pattern entries,
- * and M stays positive definite). Without it, on long chains under tension
- * the minimum-norm step bent nearly straight links through angles whose second-order effect was as
- * large as the gap: contraction per factorization fell to about 3 on the 10 000-link chain and
- * the 1000-link chain's projection needed 5.6 factorizations per step over its run (2.45 with it;
- * docs/benchmarks.md, sixth session). The right-hand side stays [0; −g]: the Lagrangian's gradient
+ * and M stays positive definite). Without it, on long chains under tension the minimum-norm step
+ * bends nearly straight links through angles whose second-order effect is as large as the gap: the
+ * projection contracts only about 3× per factorization on the 10 000-link chain, and over a run
+ * of the 1000-link chain it needs 5.6 factorizations per step against 2.45 with the curvature
+ * (docs/constraints.md, stabilization). The right-hand side stays [0; −g]: the Lagrangian's gradient
  * M δq + Gᵀμ of that problem is left out, so the iteration lands on the manifold near, not at,
  * the closest point.
  */
@@ -172,7 +172,7 @@ export class Projection {
     // velocities at the final configuration: ġ = G(q⁺) u = 0 on the hard rows, by chord
     // iterations on the factorization above (G(q⁺) differs from its G by the small correction);
     // a factorization made at this configuration already holds G(q⁺) and G u. With the 'mass'
-    // metric, P_v of §0.5 exactly: a factorization of M(q⁺) and G(q⁺), no curvature
+    // metric, P_v in M exactly (theory.md §8): a factorization of M(q⁺) and G(q⁺), no curvature
     if (cs.stabilization.velocityMetric === 'mass') {
       // a factorization made here without any curvature already is that one
       if (!fresh || this.curvatureAdded || !this.metricFresh) this.factor(q, u, false);

@@ -1,11 +1,11 @@
 /**
- * The step workspace: the operations the integrators of 000 §0.9 are written in.
+ * The step workspace: the operations the integrators of theory.md §5 are written in.
  *
  *   fs.forces(q, u)       stage 4: f, and with fs.jacobians K = ∂f/∂q, D = ∂f/∂u
  *   constraints(q, u, …)  stage 5: G, g, κ and the row targets of the bilateral constraints
- *   mass(q)               the block-diagonal mass matrix M(q) (000 §0.1 rotated to world)
+ *   mass(q)               the block-diagonal mass matrix M(q) (theory.md §2)
  *   factor / solveWith    stages 6-7: the KKT system [[M − a₀D − a₁K, Gᵀ], [G, −R]] on the blocks
- *   advance(q, u, h)      stage 8: q ← q ⊕ h u, rotations by the exponential map (001 eq. 20-21)
+ *   advance(q, u, h)      stage 8: q ← q ⊕ h u, rotations by the exponential map (theory.md §3)
  *
  * Vectors in the "KKT layout" (length n + m) hold the dynamic components' velocities, then the
  * constraint rows; the velocity layout (length nu) holds all components. Everything is
@@ -122,7 +122,7 @@ export class Workspace {
   }
 
   /**
-   * out ← M(q)⁻¹ f on the solve blocks, with the closed-form inverse of 000 §0.1 per body, for
+   * out ← M(q)⁻¹ f on the solve blocks, with the closed-form inverse of theory.md §2 per body, for
    * the q of the last kinematics update (forces or mass). out may alias f.
    */
   massInverse(out: Float64Array, f: Float64Array): void {
@@ -153,7 +153,7 @@ export class Workspace {
   }
 
   /**
-   * K ← K − ∂(M(q) a)/∂q at fixed a = M⁻¹f (solve layout), the mass-variation term of 000 §0.23:
+   * K ← K − ∂(M(q) a)/∂q at fixed a = M⁻¹f (solve layout), the mass-variation term of theory.md §4:
    * with δc = −[c]δθ and δJ = [δθ]J − J[δθ],
    *   ∂(M a)/∂θ = ( −m[a_ω][c] ;  m[a_v][c] − [J a_ω] + J[a_ω] − m([c × a_ω][c] + [c][a_ω][c]) ).
    * With it, K is the exact Jacobian of M(q_k) M(q)⁻¹ f(q, u), so the trapezoidal rule stays
@@ -201,7 +201,7 @@ export class Workspace {
    * read where they are: a non-symmetric step matrix is formed only as its symmetric part, in the
    * factorization's own buffer (StepSolver.factorCombination: one copy of M + G there, then the
    * Jacobian entries combined), so no separate A is formed (on a 10 000-link chain each such pass
-   * streamed 19 MB).
+   * streams 19 MB).
    */
   factor(a0: number, a1: number): void {
     this.coef[0] = a0; this.coef[1] = a1;
@@ -209,7 +209,7 @@ export class Workspace {
   }
 
   /**
-   * `factor`, tried: a matrix with fewer positive pivots than velocity unknowns, or whose
+   * `factor`, tentatively: a matrix with fewer positive pivots than velocity unknowns, or whose
    * factorization fails at a velocity unknown, is neither recorded nor reported; returns false
    * then, and the caller factors another matrix (the step without the geometric stiffness that
    * made it indefinite). Everything else (redundant constraint rows, other inertia problems) is
@@ -249,7 +249,7 @@ export class Workspace {
   private factorKkt(tentative: boolean): boolean {
     const P = this.M.values, n = this.model.nSolve, m = this.model.nRows;
     let msg = this.factorStep();
-    // tried: fewer positive pivots than velocity unknowns (the velocity block is not definite),
+    // tentative: fewer positive pivots than velocity unknowns (the velocity block is not definite),
     // or a failure at a velocity unknown, is the caller's to handle; a failure at a constraint
     // row, or more positive pivots than velocity unknowns, means redundant rows, handled below
     // as always
@@ -281,7 +281,7 @@ export class Workspace {
       const at = this.solver.failedAt;
       if (at >= 0) this.reportPivot(at);
       // a pivot of the wrong sign in a symmetric step matrix: it is not quasi-definite, so the
-      // step's energy is no longer bounded (theory.md, the KKT step): a failed step, not a result.
+      // step's energy is no longer bounded (theory.md §6): a failed step, not a result.
       // A non-symmetric matrix is solved by GMRES, for which the factored symmetric part is only
       // the preconditioner: its inertia is recorded, and the energy watch catches a blow-up
       const wrong = this.solver.symmetric ? this.solver.firstWrongPivot(n) : -1;
@@ -375,7 +375,7 @@ export class Workspace {
   }
 
   /**
-   * With `geometricStiffness` on: K += ∂(Gᵀλ)/∂q at the previous step's λ (seed 003) of every
+   * With `geometricStiffness` on: K += ∂(Gᵀλ)/∂q at the previous step's λ (theory.md §12) of every
    * constraint that supplies it (distance constraints: an axial spring of tension −λ; joints:
    * their translational rows, constraints/geometricStiffness.ts)
    */
@@ -423,7 +423,7 @@ export class Workspace {
 
   /**
    * fc += Gᵀλ of the compliant rows at (q, u), λ = −(g + βġ)/α: compliance applied as the spring
-   * it is, explicit in position (Bridson-Marino, which uses no position Jacobian, 000 §0.9.4).
+   * it is, explicit in position (Bridson-Marino, which uses no position Jacobian, theory.md §5).
    * Overwrites the constraint stage's g, G u and κ (not the targets).
    */
   compliantForces(q: Float64Array, u: Float64Array, fc: Float64Array): void {

@@ -231,8 +231,8 @@ export const StabilizationSchema = doc(z.strictObject({
   beta: nonNegative(`Baumgarte β, 1/s² (default ${SD.beta}); baumgarte only`).optional(),
   relaxation: positive(`SPOOK relaxation d, steps (default ${SD.relaxation}); spook only`).optional(),
   compliance: nonNegative(`SPOOK compliance ε of hard rows, m/N or rad/(N·m) (default ${SD.compliance}); spook only`).optional(),
-  velocityMetric: doc(z.enum(['projection', 'mass']), `the metric of the velocity projection: the position projection's (M plus the joints' curvature, or M alone with positionMetric "mass") or M alone at the final positions, as 000 §0.5 (default "${SD.velocityMetric}"); projection only`).optional(),
-  positionMetric: doc(z.enum(['projection', 'mass']), `the metric of the position projection: M plus the joints' curvature (converges in fewer factorizations on long chains) or M alone, each Newton step the mass-weighted step of 000 §0.6 (default "${SD.positionMetric}"); projection only`).optional(),
+  velocityMetric: doc(z.enum(['projection', 'mass']), `the metric of the velocity projection: the position projection's (M plus the joints' curvature, or M alone with positionMetric "mass") or M alone at the final positions, as in docs/theory.md §8 (default "${SD.velocityMetric}"); projection only`).optional(),
+  positionMetric: doc(z.enum(['projection', 'mass']), `the metric of the position projection: M plus the joints' curvature (converges in fewer factorizations on long chains) or M alone, each Newton step the mass-weighted step of docs/theory.md §8 (default "${SD.positionMetric}"); projection only`).optional(),
 }), 'constraint stabilization (default: projection)', 'Stabilization');
 
 export const ModelFileSchema = doc(z.strictObject({

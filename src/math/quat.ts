@@ -1,9 +1,9 @@
 /**
- * Unit quaternions [w, x, y, z] (scalar first). Implements 000 §0.2 and 001 §4, eq. 14-22.
+ * Unit quaternions [w, x, y, z] (scalar first). Implements theory.md §3.
  *
  * A quaternion q of a frame B rotates body vectors to world: ᵂv = q (0, ᴮv) q⁻¹ = R_WB ᴮv.
- * Rotations are advanced only by the exponential map (001 eq. 20-21): q ← exp(hω/2) ⋆ q for
- * world-frame ω. "Add and renormalise" (001 eq. 22) is never used.
+ * Rotations are advanced only by the exponential map (theory.md §3): q ← exp(hω/2) ⋆ q for
+ * world-frame ω. "Add and renormalise" is never used.
  */
 import type { Vec3 } from './vec3.js';
 import type { Mat3 } from './mat3.js';
@@ -92,7 +92,10 @@ export function quatFromMat3(out: Quat, R: Mat3): Quat {
   return out;
 }
 
-/** q = (cos(θ/2), sin(θ/2) u) for an axis u (normalised here) and angle θ (000 §0.2); a zero axis gives the identity */
+/**
+ * q = (cos(θ/2), sin(θ/2) u) for an axis u (normalised here) and angle θ (theory.md §3); a zero
+ * axis gives the identity
+ */
 export function quatFromAxisAngle(out: Quat, axis: Vec3, angle: number): Quat {
   const n = Math.hypot(axis[0]!, axis[1]!, axis[2]!);
   if (!(n > 0)) { out[0] = 1; out[1] = 0; out[2] = 0; out[3] = 0; return out; }
@@ -121,8 +124,8 @@ export function quatFromRotationVector(out: Quat, th: Vec3): Quat {
 }
 
 /**
- * exp((h/2) ω) as a quaternion (001 eq. 21): (cos(h|ω|/2), sin(h|ω|/2) ω/|ω|).
- * This rotates by h|ω| (ERRATA A.11). Near |ω| = 0, sin(h|ω|/2)/|ω| → h/2 (series).
+ * exp((h/2) ω) as a quaternion (theory.md §3): (cos(h|ω|/2), sin(h|ω|/2) ω/|ω|).
+ * This rotates by the angle h|ω|, not (h/2)|ω|. Near |ω| = 0, sin(h|ω|/2)/|ω| → h/2 (series).
  */
 export function quatExpHalf(out: Quat, wx: number, wy: number, wz: number, h: number): Quat {
   const n = Math.sqrt(wx * wx + wy * wy + wz * wz);
@@ -141,11 +144,11 @@ export function quatExpHalf(out: Quat, wx: number, wy: number, wz: number, h: nu
 
 /**
  * In-place exponential-map update of the quaternion stored at q[o..o+3] by a world-frame
- * angular velocity ω over time h: q ← exp(hω/2) ⋆ q (001 eq. 20). `tmp` is a 4-scratch.
+ * angular velocity ω over time h: q ← exp(hω/2) ⋆ q (theory.md §3). `tmp` is a 4-scratch.
  *
  * The product of two unit quaternions is unit in exact arithmetic; the final division by the
  * computed norm only removes the round-off of this step, which would otherwise random-walk |q|
- * away from 1 (≈ 3e-14 after 10^5 steps). It is not eq. 22's "add and normalise": the update
+ * away from 1 (≈ 3e-14 after 10^5 steps). It is not the "add and normalise" update: the update
  * itself is the exact exponential map, and the correction is O(ε).
  */
 export function quatIntegrateWorld(q: Float64Array, o: number, wx: number, wy: number, wz: number, h: number, tmp: Quat): void {
@@ -160,7 +163,7 @@ export function quatIntegrateWorld(q: Float64Array, o: number, wx: number, wy: n
   q[o] = w / n; q[o + 1] = x / n; q[o + 2] = y / n; q[o + 3] = z / n;
 }
 
-/** q̇ = ½ (0, ω) ⋆ q for world-frame ω (000 eq. 0.1, first form) */
+/** q̇ = ½ (0, ω) ⋆ q for world-frame ω (theory.md §3, world form) */
 export function quatDerivWorld(out: Quat, q: Quat, w: Vec3): Quat {
   const qw = q[0]!, qx = q[1]!, qy = q[2]!, qz = q[3]!;
   const wx = w[0]!, wy = w[1]!, wz = w[2]!;
@@ -171,7 +174,7 @@ export function quatDerivWorld(out: Quat, q: Quat, w: Vec3): Quat {
   return out;
 }
 
-/** q̇ = ½ q ⋆ (0, ω) for body-frame ω (000 eq. 0.1, second form) */
+/** q̇ = ½ q ⋆ (0, ω) for body-frame ω (theory.md §3, body form) */
 export function quatDerivBody(out: Quat, q: Quat, w: Vec3): Quat {
   const qw = q[0]!, qx = q[1]!, qy = q[2]!, qz = q[3]!;
   const wx = w[0]!, wy = w[1]!, wz = w[2]!;

@@ -1,9 +1,9 @@
 /**
- * Roll-pitch-yaw angles (000 §0.4): rotation θ about z, then φ about the new y′, then ψ about
+ * Roll-pitch-yaw angles (theory.md §9): rotation θ about z, then φ about the new y′, then ψ about
  * the final x″. The angular velocity in the base frame is ω = A(θ, φ) (θ̇, φ̇, ψ̇), with
  *
  *   A = [ 0  −sθ  cθ cφ ]        A⁻¹ = [ sφ cθ/cφ   sφ sθ/cφ   1 ]
- *       [ 0   cθ  sθ cφ ]              [ −sθ        cθ         0 ]     (eq. 0.2)
+ *       [ 0   cθ  sθ cφ ]              [ −sθ        cθ         0 ]
  *       [ 1   0   −sφ   ]              [ cθ/cφ      sθ/cφ      0 ]
  *
  * A is singular at cφ = 0 (z and x″ align). The rows of A⁻¹ are the joint-limit wrenches, and
@@ -23,13 +23,13 @@ export function rpyRateToOmega(out: Mat3, theta: number, phi: number): Mat3 {
   return out;
 }
 
-/** true when cos φ is too small for the inverse map (the singularity of 000 §0.4) */
+/** true when cos φ is too small for the inverse map (the singularity of theory.md §9) */
 export function rpyIsSingular(phi: number, tol = RPY_SINGULAR_TOL): boolean {
   // written so that a NaN angle counts as singular
   return !(Math.abs(Math.cos(phi)) >= tol);
 }
 
-/** out = A⁻¹(θ, φ) of eq. 0.2: ω → angle rates; returns false (out untouched) at the singularity */
+/** out = A⁻¹(θ, φ): ω → angle rates; returns false (out untouched) at the singularity */
 export function omegaToRpyRate(out: Mat3, theta: number, phi: number, tol = RPY_SINGULAR_TOL): boolean {
   const cp = Math.cos(phi);
   if (!(Math.abs(cp) >= tol)) return false;
@@ -40,7 +40,7 @@ export function omegaToRpyRate(out: Mat3, theta: number, phi: number, tol = RPY_
   return true;
 }
 
-/** out = d/dt A⁻¹(θ, φ) for rates θ̇, φ̇ (000 §0.4, the row derivatives); false at the singularity */
+/** out = d/dt A⁻¹(θ, φ) for rates θ̇, φ̇ (theory.md §9, the row derivatives); false at the singularity */
 export function rpyRateMapDerivative(out: Mat3, theta: number, phi: number, thetaDot: number, phiDot: number, tol = RPY_SINGULAR_TOL): boolean {
   const cp = Math.cos(phi);
   if (!(Math.abs(cp) >= tol)) return false;

@@ -5,7 +5,8 @@
  *   J_l⁻¹(θ) = a I − ½[θ] + c θθᵀ,   a = (φ/2) cot(φ/2),   c = (1 − a)/φ²,   φ = |θ|
  *
  * so J_l⁻¹ ω = ω − ½ θ×ω + c θ×(θ×ω) (using θ×(θ×ω) = θθᵀω − φ²ω and a = 1 − cφ²). It is the
- * U of 000 eq. (0.45) (d(φu)/dt = U ω) and the dexp⁻¹ of the Runge-Kutta-Munthe-Kaas method.
+ * U of the frame springs (d(φu)/dt = U ω, theory.md §11) and the dexp⁻¹ of the Runge-Kutta-Munthe-Kaas
+ * method (theory.md §3, §5).
  */
 import type { Mat3 } from './mat3.js';
 

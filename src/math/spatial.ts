@@ -1,6 +1,6 @@
 /**
  * Spatial inertia of a rigid body whose centre of mass is offset from its frame origin
- * (000 §0.1), and the rotational inertia of primitive solids.
+ * (theory.md §2), and the rotational inertia of primitive solids.
  *
  *   M = [ m I      −m[c]          ]     M⁻¹ = [ I/m − [c]J⁻¹[c]   [c]J⁻¹ ]
  *       [ m[c]     J − m[c][c]    ]           [ −J⁻¹[c]           J⁻¹    ]
@@ -29,7 +29,7 @@ export function spatialScratch(): SpatialScratch {
   };
 }
 
-/** out = M, the 6×6 spatial inertia about the frame origin (000 §0.1) */
+/** out = M, the 6×6 spatial inertia about the frame origin (theory.md §2) */
 export function spatialInertia(out: Mat6, m: number, c: Vec3, J: Mat3, s: SpatialScratch): Mat6 {
   s.m[0] = m;
   spatialInertiaInto(out, s.rowMajor6, 0, 6, s.m, 0, c, 0, J, 0);
@@ -64,7 +64,7 @@ export function spatialInertiaInto(out: Float64Array, colBase: Int32Array, cb: n
   out[k5 + r3] = J[jo + 2]! - xz; out[k5 + r4] = J[jo + 5]! - yz; out[k5 + r5] = J[jo + 8]! + (mx * cx + my * cy);
 }
 
-/** out = M⁻¹ in closed form (000 §0.1); returns false if J is singular */
+/** out = M⁻¹ in closed form (theory.md §2); returns false if J is singular */
 export function spatialInertiaInverse(out: Mat6, m: number, c: Vec3, J: Mat3, s: SpatialScratch): boolean {
   s.m[0] = m;
   return spatialInertiaInverseOf(out, s.m, 0, c, J, s);
@@ -91,7 +91,7 @@ export function spatialInertiaInverseOf(out: Mat6, masses: Float64Array, i: numb
   return true;
 }
 
-/** out = G with M = G Gᵀ (000 §0.1); returns false if J is not positive definite */
+/** out = G with M = G Gᵀ (theory.md §2); returns false if J is not positive definite */
 export function spatialInertiaFactor(out: Mat6, m: number, c: Vec3, J: Mat3, s: SpatialScratch): boolean {
   if (!cholesky3(s.L, J)) return false;
   skew(s.C, c);

@@ -86,10 +86,10 @@ export interface Marker {
  * How hard bilateral constraints are kept on their manifold (docs/constraints.md):
  * - 'projection' (default): velocity rows G u⁺ = 0 (first-order schemes, G at q_k) or
  *   G_mid u⁺ = −(h/2)κ (second-order schemes, G at the midpoint), then a post-step projection of
- *   positions and velocities onto the constraints (000 §0.5-0.6), weighted by M plus the joints'
+ *   positions and velocities onto the constraints (theory.md §8), weighted by M plus the joints'
  *   curvature, or by M alone (`positionMetric`, `velocityMetric`);
- * - 'baumgarte': g̈ + α ġ + β g = 0 at the velocity level (004), no projection;
- * - 'spook': the regularized, stabilized rows of 001 eq. 23 with relaxation d steps, no projection.
+ * - 'baumgarte': g̈ + α ġ + β g = 0 at the velocity level (theory.md §8), no projection;
+ * - 'spook': the regularized, stabilized rows of theory.md §8 with relaxation d steps, no projection.
  */
 export interface Stabilization {
   /** the method: projection (default), Baumgarte feedback or SPOOK */
@@ -105,13 +105,13 @@ export interface Stabilization {
   /**
    * projection only: the metric of the velocity projection. 'projection' (default): the
    * position projection's last factorization, M plus the joints' curvature, iterated to
-   * G(q⁺)u = 0; 'mass': P_v of 000 §0.5 exactly, M(q⁺) alone, at most one more factorization per step
+   * G(q⁺)u = 0; 'mass': P_v of theory.md §8 exactly, M(q⁺) alone, at most one more factorization per step
    */
   velocityMetric?: 'projection' | 'mass';
   /**
    * projection only: the metric of the position projection. 'projection' (default): M plus the
    * joints' curvature (the Hessian of μᵀg, capped), which keeps Newton's convergence on long chains
-   * under tension; 'mass': M alone, so each Newton step is the mass-weighted step of 000 §0.6
+   * under tension; 'mass': M alone, so each Newton step is the mass-weighted step of theory.md §8
    * (δq = −M⁻¹Gᵀ(GM⁻¹Gᵀ)⁻¹g; the chord iterations between reuse its M and G), at the price of
    * more factorizations there (docs/constraints.md)
    */
@@ -139,7 +139,7 @@ export interface ModelSettings {
   stabilization: Stabilization;
   /**
    * add the geometric stiffness of distance constraints and of joints' translational rows,
-   * ∂(Gᵀλ)/∂q at the previous step's λ, to the implicit integrators' K (seed 003; default false)
+   * ∂(Gᵀλ)/∂q at the previous step's λ, to the implicit integrators' K (theory.md §12; default false)
    */
   geometricStiffness: boolean;
   /** gravitational acceleration, m/s² (default [0, 0, −9.81]) */

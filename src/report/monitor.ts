@@ -15,7 +15,7 @@ import type { WarningKind } from './warnings.js';
 import { EnergyWatch, EXPLICIT_LIMITS, BLOWUP, highestFrequency, fastestComponent, type EnergyExcess } from './stability.js';
 import { NonFiniteError } from '../model/errors.js';
 
-/** |cos φ| below which a gimbal joint is reported as at its roll-pitch-yaw singularity (theory.md, joints) */
+/** |cos φ| below which a gimbal joint is reported as at its roll-pitch-yaw singularity (theory.md §9) */
 export const GIMBAL_WARN_COS = 1e-2;
 
 /**

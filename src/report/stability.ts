@@ -1,5 +1,5 @@
 /**
- * Two guards against a silent blow-up (theory.md, integrators):
+ * Two guards against a silent blow-up (theory.md §5):
  * - before an explicit integrator runs, the model's highest natural frequency ω_max, estimated
  *   by power iteration on M⁻¹K at the initial state, against the scheme's stability limit
  *   h·ω_max < c (c = 2 for symplectic Euler, 2√2 for RK4 on an undamped oscillator);

@@ -4,7 +4,7 @@
  * Strategy (docs/nonsymmetric.md): factor the symmetric part S = (A + Aᵀ)/2 with the sparse
  * supernodal LDLᵀ (AMD ordering, symbolic analysis cached by pattern signature). When A is symmetric,
  * solve with S and polish by iterative refinement. When A is not symmetric (the Jacobians of
- * rigid-body forces, 000 §0.23), solve A x = b exactly: x = S⁻¹b and corrections
+ * rigid-body forces, theory.md §13), solve A x = b exactly: x = S⁻¹b and corrections
  * x ← x + S⁻¹(b − A x) while each gains a factor 4 (a small skew part: one or two reach the
  * tolerance), then GMRES preconditioned by S⁻¹ from that iterate. Refinement and corrections
  * are one routine (math/sparse/refine.ts), with the ∞-norm or the 2-norm residual. Non-convergence
