@@ -57,7 +57,7 @@ describe('divergence reporting', () => {
     }
   });
 
-  // a failed step used to keep its constraint forces and the projection's multipliers, which the
+  // a failed step must not keep its constraint forces or the projection's multipliers, which the
   // next step reads (the geometric stiffness, the projection's curvature)
   it('a failed step leaves λ and the projection\'s multipliers as the last good step left them', () => {
     const sim = universalChain('implicit-euler', 1 / 240), twin = universalChain('implicit-euler', 1 / 240);
@@ -107,10 +107,9 @@ describe('the fastest turn of a body in one step (h|ω|)', () => {
     expect(sim.warnings).toEqual([]);
   });
 
-  // found by bench/robustness.ts: the chain spins its links up about their long axes and the
-  // trapezoidal rule diverged at step 97 with nothing but "could not be factored" to go on (at
-  // h = 1/60; since the eleventh session's projection refactorizations it holds there, warned of
-  // its fast turns, and diverges at h = 1/50, step 85)
+  // found by bench/robustness.ts: the chain spins its links up about their long axes; under the
+  // trapezoidal rule it holds at h = 1/60, warned of its fast turns, and diverges at h = 1/50
+  // (step 85), where the error must say more than "could not be factored"
   it('the trapezoidal rule warns when a body turns more than FAST_TURN rad in a step, and a divergence after it says so', () => {
     const sim = universalChain('trapezoidal', 1 / 50);
     let err: unknown = null;

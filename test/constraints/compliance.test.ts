@@ -1,5 +1,5 @@
 /**
- * Compliance (000 §0.11, 003): a compliant distance constraint with α = 1/k behaves like the
+ * Compliance (theory.md §7): a compliant distance constraint with α = 1/k behaves like the
  * equivalent spring of stiffness k (same small-oscillation frequency within 0.5%), with damping
  * β giving the spring damping α⁻¹β; as α → 0 it becomes the hard constraint.
  */
@@ -35,7 +35,7 @@ describe('compliant distance constraint', () => {
   }
 
   // the behavioural tests above would pass with many row forms: here the rows themselves
-  it('its row is 000 (0.9): R = γα/h², target −γg/h with γ = (1/2 + β/h)⁻¹; the trapezoidal rule\'s γ₂ = (1/4 + β/(2h))⁻¹', () => {
+  it('its row is that of theory.md §7: R = γα/h², target −γg/h with γ = (1/2 + β/h)⁻¹; the trapezoidal rule\'s γ₂ = (1/4 + β/(2h))⁻¹', () => {
     const alpha = 1 / k, beta = 3e-3, h = 0.01;
     // stretched by 1 cm, moving outward at 0.2 m/s
     const b = new ModelAssembler();

@@ -1,5 +1,5 @@
 /**
- * The distance constraint (src/constraints/distance.ts, 001 §3-4 with ERRATA A.12): on
+ * The distance constraint (src/constraints/distance.ts, theory.md §9): on
  * particle–particle, marker–marker, marker–world, particle–world, particle–marker pairs and with
  * a non-dynamic side, at configurations off the constraint:
  *   - G against central differences of g along the engine's tangent space (`retract`);

@@ -1,5 +1,5 @@
 /**
- * Geometric stiffness of distance constraints and of joints' translational rows (seed 003): the
+ * Geometric stiffness of distance constraints and of joints' translational rows (theory.md §12): the
  * term added to K is exactly ∂(Gᵀλ)/∂q at fixed λ (finite differences of the constraint force
  * Gᵀλ over q ⊕ ε e_j) and enters the step matrix on every block it fills; with the option on, a
  * stiff particle chain at a large step keeps its constraints, and a 200-link body chain at
@@ -256,8 +256,8 @@ describe('the optional terms belong to the workspace that made them', () => {
     for (const type of ['slider', 'planar', 'point-on-line'] as const) expect(curved(type)).toBe(0);
   });
 
-  // the slots used to live on the constraint objects: a constraint shared by two models whose
-  // patterns differ (a force added between two builds) took the slots of the model made last
+  // a constraint shared by two models whose patterns differ (a force added between two builds)
+  // must fill each model's own pattern slots, not those of the model made last
   it('a constraint shared by two models with different patterns steps in both as in each alone', () => {
     const b = new ModelAssembler();
     b.settings.geometricStiffness = true;

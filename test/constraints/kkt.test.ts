@@ -1,9 +1,9 @@
 /**
- * KKT oracles (000 §0.5, §0.6): the engine's assembled KKT system, solved by the sparse LDLᵀ,
+ * KKT oracles (theory.md §6): the engine's assembled KKT system, solved by the sparse LDLᵀ,
  * equals the dense closed form λ = (GM⁻¹Gᵀ)⁻¹(g − GM⁻¹b), v = M⁻¹b + M⁻¹Gᵀλ of
  * [[M, −Gᵀ], [G, 0]] [v; λ] = [b; g]; the projection matrices satisfy P_v = P_fᵀ, both as dense
  * formulas and as the engine's own operators (its velocity projection against its KKT solves,
- * with joint rows); P_v v is tangent (G P_v v = 0); and the inverse KKT blocks match §0.5.
+ * with joint rows); P_v v is tangent (G P_v v = 0); and the inverse KKT blocks match theory.md §6.
  */
 import { describe, it, expect } from 'vitest';
 import { ModelAssembler } from '../../src/model/assembler.js';
@@ -54,7 +54,7 @@ function jointScene() {
   return b.build();
 }
 
-describe('KKT oracles (000 §0.5, §0.6)', () => {
+describe('KKT oracles (theory.md §6)', () => {
   const model = scene(), ws = new Workspace(model), n = model.nSolve, m = model.nRows, N = n + m;
   const q = model.initialQ, u = model.initialU;
   ws.mass(q);
@@ -76,7 +76,7 @@ describe('KKT oracles (000 §0.5, §0.6)', () => {
   };
   const MiGT = mul(Mi, GT, n, n, m), S = mul(G, MiGT, m, n, m), Si = inverse(S, m);
 
-  it('the sparse KKT solution equals the closed form of §0.6', () => {
+  it('the sparse KKT solution equals the closed form of theory.md §6', () => {
     const r = rng(5);
     const bv = Float64Array.from({ length: n }, () => r() - 0.5), gv = Float64Array.from({ length: m }, () => r() - 0.5);
     // closed form for [[M, −Gᵀ], [G, 0]] [v; λ] = [b; g]
@@ -109,7 +109,7 @@ describe('KKT oracles (000 §0.5, §0.6)', () => {
       jws.mulM(Mv, x);
       for (let i = 0; i < nn; i++) Pf[i * nn + j] = Mv[i]!;
     }
-    // P_v e_j: the engine's velocity projection (velocityMetric "mass": P_v of §0.5) of a unit
+    // P_v e_j: the engine's velocity projection (velocityMetric "mass": P_v of theory.md §8) of a unit
     // velocity; with multipliers carried in, so that the default metric's curvature would act
     const Pv = new Float64Array(nn * nn), q = jm.initialQ.slice(), u = new Float64Array(jm.nu), us = new Float64Array(nn + mm), e = new Float64Array(nn + mm);
     const carried = new Float64Array(2 * mm).fill(1);
@@ -132,7 +132,7 @@ describe('KKT oracles (000 §0.5, §0.6)', () => {
     expect(maxAbsDiff(Pv, identityDense(nn))).toBeGreaterThan(0.1);
   });
 
-  it('P_v = P_fᵀ, G P_v = 0, and the inverse KKT blocks of §0.5', () => {
+  it('P_v = P_fᵀ, G P_v = 0, and the inverse KKT blocks of theory.md §6', () => {
     // P_f = I − Gᵀ S⁻¹ G M⁻¹, P_v = I − M⁻¹ Gᵀ S⁻¹ G
     const GMi = mul(G, Mi, m, n, n);
     const Pf = identityDense(n).map((x, k) => x - mul(GT, mul(Si, GMi, m, m, n), n, m, n)[k]!);

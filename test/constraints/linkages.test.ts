@@ -62,7 +62,7 @@ describe('closed loops and redundant constraints', () => {
     expect(sim.warnings[0]).toMatch(/redundant constraints "O1", "A", "B", "O2": regularized/);
   });
 
-  // the warning used to name only the joint whose pivot vanished ("O1"), not the set (issue 3 §5)
+  // the warning names the whole dependent set, not only the joint whose pivot vanished ("O1")
   it('the warning names the joints of the dependency and no other, even a joint on the loop\'s bodies', () => {
     const b = new ModelAssembler();
     rodBetween(b, 'crank', [0, 0, 0], [0.1, 0, 0.28]); rodBetween(b, 'coupler', [0.1, 0, 0.28], [0.6, 0, 0.5]); rodBetween(b, 'rocker', [0.6, 0, 0], [0.6, 0, 0.5]);
@@ -108,8 +108,8 @@ describe('closed loops and redundant constraints', () => {
     expect(sim.warnings).toEqual([`step 1: redundant constraints ${names.map((x) => `"${x}"`).join(', ')}: regularized with R = ${sim.ws.regularization.toExponential(1)}`]);
   });
 
-  // a compliant row with a tiny compliance has a tiny pivot too: it used to make an unrelated
-  // hard joint named (its multipliers have no 1/R part to single out a dependency)
+  // a compliant row with a tiny compliance has a tiny pivot too: it must not get an unrelated hard
+  // joint named (its multipliers have no 1/R part to single out a dependency)
   it('a nearly rigid compliant pair names its own row only, not a hard joint next to it', () => {
     const b = new ModelAssembler();
     b.addBody({ name: 'arm', mass: 1, inertia: [0.03, 0.03, 0.002, 0, 0, 0], position: [0.25, 0, 0], orientation: [Math.SQRT1_2, 0, Math.SQRT1_2, 0] });

@@ -1,7 +1,7 @@
 /**
  * Stabilization methods (selectable per model) and joint coordinate singularities:
- * - Baumgarte (004): a pendulum's length error decays as a critically damped g̈ + αġ + βg = 0;
- * - SPOOK (001 eq. 23): the drift stays bounded and small without any projection;
+ * - Baumgarte (theory.md §8): a pendulum's length error decays as a critically damped g̈ + αġ + βg = 0;
+ * - SPOOK (theory.md §8): the drift stays bounded and small without any projection;
  * - projection (the default): the drift stays at rounding level;
  * - a gimbal joint driven through pitch 90° reports the singularity once and stays finite.
  */
@@ -154,12 +154,11 @@ describe('projection at large steps', () => {
     });
   }
 
-  // This test used to assert that the energy never rose at h = 1/30 (and before that at 1/60). It
-  // held for the unperturbed start only: moving one coordinate by k·1e-13 m (k = 1 … 6) gave
-  // rises of 540 J to 7e9 J within 150 steps (docs/constraints.md). What holds at such steps is
-  // that the failure is reported, whatever the rounding. (Since the seventh session's
-  // order-independent curvature cap the unperturbed start, k = 0, holds for these 150 steps
-  // (9.4e-13 m); k = 1 … 6 still fail, so two of those are the cases.)
+  // At h = 1/30 the whip of the falling chain is at the edge of what the step and the projection
+  // can hold, and moving one coordinate by k·1e-13 m changes the outcome (docs/constraints.md,
+  // large steps): the unperturbed start, k = 0, holds for these 150 steps (9.4e-13 m), k = 1 … 6
+  // do not. Neither the energy nor the joints are bounded there; what holds is that the failure
+  // is reported, whatever the rounding. k = 1 and 2 are the cases.
   it('reports the projections it cannot converge where the step is too large to stay on the joints (implicit Euler, h = 1/30)', () => {
     for (const k of [1, 2]) {
       const sim = new Simulation(chainOfBodies(100, { integrator: 'implicit-euler', step: 1 / 30 }));

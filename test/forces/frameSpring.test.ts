@@ -1,5 +1,5 @@
 /**
- * Frame spring (000 §0.22, ERRATA A.9): exact K and D against central finite differences,
+ * Frame spring (theory.md §11): exact K and D against central finite differences,
  * the small-oscillation frequencies of a body on a bushing (from the linearization), Newton's
  * third law, the energy/force consistency that the FD check cannot see, and the behaviour at
  * φ = 0 and φ = π. The small-oscillation frequencies are checked both on the linearization
@@ -298,7 +298,7 @@ describe('small oscillations of a body on a frame spring to the world', () => {
     b.addForce(sp);
     const model = b.build();
     const { K } = forceEval(model, [sp]).jacobians(model.initialQ, new Float64Array(model.nu));
-    // mass matrix about the frame origin in world axes, M = G Gᵀ (000 §0.1)
+    // mass matrix about the frame origin in world axes, M = G Gᵀ (theory.md §2)
     const JW = new Float64Array(9);
     for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) JW[3 * i + j] = R[3 * i]! * I[0] * R[3 * j]! + R[3 * i + 1]! * I[1] * R[3 * j + 1]! + R[3 * i + 2]! * I[2] * R[3 * j + 2]!;
     const sc = spatialScratch(), M = spatialInertia(new Float64Array(36), m, cW, JW, sc), G = new Float64Array(36);

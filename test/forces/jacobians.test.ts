@@ -110,7 +110,7 @@ describe('force Jacobians against central finite differences', () => {
   }
 });
 
-describe('§0.13: the stress form splits into material and geometric stiffness', () => {
+describe('the stress form (theory.md §10) splits into material and geometric stiffness', () => {
   it('∂f₁/∂x₁ of a quadratic-strain spring = −(k/r²) Δx Δxᵀ − σ I', () => {
     const k = 80, r = 0.4;
     const b = new ModelAssembler();

@@ -1,5 +1,5 @@
 /**
- * Dense oracles of the mass-weighted projections (000 §0.5-0.6) for tests: with W = M⁻¹Gᵀ and
+ * Dense oracles of the mass-weighted projections (theory.md §8) for tests: with W = M⁻¹Gᵀ and
  * S = G W, the correction c(r) = W S⁻¹ r gives P_v u = u − c(G u) and the position step
  * δq = −c(g). M is n×n and G m×n, row-major.
  */

@@ -1,5 +1,5 @@
 /**
- * The mass-variation term of 000 §0.23: with a = M(q)⁻¹ f(q, u), the step's position Jacobian
+ * The mass-variation term of theory.md §4: with a = M(q)⁻¹ f(q, u), the step's position Jacobian
  * K − ∂(M a)/∂q must equal the finite-difference Jacobian of g(q) = M(q_k) M(q)⁻¹ f(q, u) at
  * q = q_k (rotations perturbed by the exponential map).
  */
@@ -19,7 +19,7 @@ function model(com: [number, number, number] = [0.1, -0.05, 0.2]) {
   return b.build();
 }
 
-describe('mass variation of rigid bodies (000 §0.23)', () => {
+describe('mass variation of rigid bodies (theory.md §4)', () => {
   for (const [label, com] of [['offset centre of mass', [0.1, -0.05, 0.2]], ['centre of mass at the origin', [0, 0, 0]]] as const) {
   it(`M M⁻¹ f = f (${label})`, () => {
     const m = model([...com]), ws = new Workspace(m), n = m.nSolve, q = m.initialQ, u = m.initialU;

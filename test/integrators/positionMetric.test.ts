@@ -1,6 +1,6 @@
 /**
  * The metric of the position projection (integrators/stabilize.ts, `positionMetric`): with
- * 'mass' every iteration is the mass-weighted step of 000 §0.6, δq = −M⁻¹Gᵀ(GM⁻¹Gᵀ)⁻¹g, so from a
+ * 'mass' every iteration is the mass-weighted step of theory.md §8, δq = −M⁻¹Gᵀ(GM⁻¹Gᵀ)⁻¹g, so from a
  * slightly violated state the projection moves the bodies by that step (to second order in the
  * violation; translations and world rotation vectors), checked against the dense formula with M,
  * G and g at that state; the default adds the joints' curvature to M and moves them otherwise
@@ -55,7 +55,7 @@ describe('position projection metric', () => {
   const part = (v: Float64Array, rot: boolean) => v.filter((_, i) => (i % 6 >= 3) === rot);
   const diff = (a: Float64Array, b: Float64Array) => maxAbs(a.map((x, i) => x - b[i]!));
 
-  it("'mass' moves the links by the mass-weighted step of §0.6 (dense closed form)", () => {
+  it("'mass' moves the links by the mass-weighted step of theory.md §8 (dense closed form)", () => {
     const got = moved(make('mass'));
     for (const rot of [false, true]) {
       const d = diff(part(got, rot), part(want, rot)), scale = maxAbs(part(want, rot));

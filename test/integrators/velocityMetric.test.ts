@@ -1,6 +1,6 @@
 /**
  * The metric of the velocity projection (integrators/stabilize.ts, `velocityMetric`): with
- * 'mass' the projected velocity is P_v u of 000 §0.5, u − M⁻¹Gᵀ(GM⁻¹Gᵀ)⁻¹G u with M and G at the
+ * 'mass' the projected velocity is P_v u of theory.md §8, u − M⁻¹Gᵀ(GM⁻¹Gᵀ)⁻¹G u with M and G at the
  * final positions, checked against that dense formula; the default runs in the position
  * projection's metric (M plus the joints' curvature), which satisfies G u = 0 as well but is a
  * different projection wherever the curvature is not zero.
@@ -53,7 +53,7 @@ describe('velocity projection metric', () => {
   };
   const Gdot = (u: Float64Array) => Float64Array.from({ length: m }, (_, i) => { let s = 0; for (let k = 0; k < n; k++) s += G[i * n + k]! * u[k]!; return s; });
 
-  it("'mass' gives P_v of §0.5 exactly (dense closed form)", () => {
+  it("'mass' gives P_v of theory.md §8 exactly (dense closed form)", () => {
     const u = project(make('mass'));
     expect(maxAbsDiff(u, want)).toBeLessThan(1e-12 * maxAbs(u0));
     expect(maxAbs(Gdot(u))).toBeLessThan(1e-12);

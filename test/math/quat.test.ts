@@ -1,15 +1,14 @@
 /**
- * Tests of the unit-quaternion kernels (src/math/quat.ts) against the math of the reference notes.
+ * Tests of the unit-quaternion kernels (src/math/quat.ts) against the math of docs/theory.md §3.
  *
- * - 000 §0.2: q = (cos(θ/2), sin(θ/2) u); the product
+ * - q = (cos(θ/2), sin(θ/2) u); the product
  *   q p = (q_s p_s − q_v·p_v, q_s p_v + p_s q_v + q_v × p_v); rotation of vectors ᵂv = q (0, ᴿv) q⁻¹;
- *   the rates (0.1) q̇ = ½ (0, ω) q for world ω and q̇ = ½ q (0, ω) for body ω, with their explicit
+ *   the rates q̇ = ½ (0, ω) q for world ω and q̇ = ½ q (0, ω) for body ω, with their explicit
  *   (θ, u) forms.
- * - 001 §4, eq. 14-22: ė = ½ ω ⋆ e (14), the matrix form (17) as corrected by ERRATA A.10
- *   (world ω: E = [−e_v, e_s I + ê_v]; the printed 𝒢 = [−e_v, e_s I − ê_v] belongs to body ω), the
- *   exact update e(h) = exp(hω/2) e (20) with the exponential (21), never "add and normalise" (22).
- * - ERRATA A.11: exp(hω/2) rotates by h|ω| (not (h/2)|ω|), and |ω| → 0 is guarded
- *   (sin(h|ω|/2)/|ω| → h/2). ERRATA C: both rate forms agree; q(0,v)q⁻¹ agrees with Rodrigues;
+ * - ė = ½ ω ⋆ e, its matrix form (world ω: E = [−e_v, e_s I + ê_v]; body ω: Ē = [−e_v, e_s I − ê_v]),
+ *   the exact update e(h) = exp(hω/2) e with the exponential written out, never "add and normalise".
+ * - exp(hω/2) rotates by h|ω| (not (h/2)|ω|), and |ω| → 0 is guarded
+ *   (sin(h|ω|/2)/|ω| → h/2). Both rate forms agree; q(0,v)q⁻¹ agrees with Rodrigues;
  *   finite differences give Ṙ = [ω]R for world ω and Ṙ = R[ω] for body ω.
  *
  * The references here are written from the formulas with plain number arithmetic, independent of the
@@ -59,7 +58,7 @@ const dot = (a: ArrayLike<number>, b: ArrayLike<number>): number => a[0]! * b[0]
 const cross = (a: ArrayLike<number>, b: ArrayLike<number>): V3 =>
   [a[1]! * b[2]! - a[2]! * b[1]!, a[2]! * b[0]! - a[0]! * b[2]!, a[0]! * b[1]! - a[1]! * b[0]!];
 
-/** the product of 000 §0.2: (q_s p_s − q_v·p_v, q_s p_v + p_s q_v + q_v × p_v) */
+/** the product of theory.md §3: (q_s p_s − q_v·p_v, q_s p_v + p_s q_v + q_v × p_v) */
 function refMul(q: ArrayLike<number>, p: ArrayLike<number>): Q4 {
   const qv = [q[1]!, q[2]!, q[3]!], pv = [p[1]!, p[2]!, p[3]!];
   const c = cross(qv, pv);
@@ -72,12 +71,12 @@ function refInv(q: ArrayLike<number>): Q4 {
   return [q[0]! / n2, -q[1]! / n2, -q[2]! / n2, -q[3]! / n2];
 }
 
-/** q (0, v) q⁻¹ by two products of the §0.2 formula */
+/** q (0, v) q⁻¹ by two products of refMul */
 function refRotate(q: ArrayLike<number>, v: ArrayLike<number>): Q4 {
   return refMul(refMul(q, [0, v[0]!, v[1]!, v[2]!]), refInv(q));
 }
 
-/** exp((t/2)ω) of 001 eq. 21 written directly (t|ω| not tiny) */
+/** exp((t/2)ω) of theory.md §3 written directly (t|ω| not tiny) */
 function refExpHalf(w: ArrayLike<number>, t: number): Q4 {
   const n = Math.hypot(w[0]!, w[1]!, w[2]!);
   const s = Math.sin(0.5 * t * n) / n;
@@ -123,7 +122,7 @@ function rotationAngle(q: ArrayLike<number>): number {
 
 // ---------------------------------------------------------------------------------------------
 
-describe('quaternion product (000 §0.2)', () => {
+describe('quaternion product (theory.md §3)', () => {
   it('quatMul equals (q_s p_s − q_v·p_v, q_s p_v + p_s q_v + q_v × p_v), also for non-unit factors', () => {
     const r = rng(1);
     const out = quat();
@@ -197,7 +196,7 @@ describe('quaternion product (000 §0.2)', () => {
   });
 });
 
-describe('rotation of vectors: quatRotate, quatToMat3 and q (0, v) q⁻¹ (000 §0.2)', () => {
+describe('rotation of vectors: quatRotate, quatToMat3 and q (0, v) q⁻¹ (theory.md §3)', () => {
   it('quatRotate(q, v) = quatToMat3(q) v = vector part of q (0, v) q⁻¹, scalar part 0', () => {
     const r = rng(4);
     const R = new Float64Array(9), out = new Float64Array(3);
@@ -304,7 +303,7 @@ describe('quatFromMat3 (Shepperd)', () => {
   });
 });
 
-describe('axis-angle and rotation vectors (000 §0.2, log/exp maps)', () => {
+describe('axis-angle and rotation vectors (theory.md §3, log/exp maps)', () => {
   it('quatFromAxisAngle gives (cos θ/2, sin θ/2 u) for any axis length, and its rotation is Rodrigues(u, θ)', () => {
     const r = rng(8);
     const q = quat();
@@ -362,7 +361,7 @@ describe('axis-angle and rotation vectors (000 §0.2, log/exp maps)', () => {
   });
 });
 
-describe('quaternion rates (000 eq. 0.1; 001 eq. 14, 17 with ERRATA A.10)', () => {
+describe('quaternion rates and their matrix form (theory.md §3)', () => {
   it('world form ½(0,ω)q and body form ½q(0,ω) agree when ω_body = Rᵀ ω_world, and match the explicit (θ, u) formulas', () => {
     const r = rng(11);
     const dw = quat(), db = quat(), R = new Float64Array(9);
@@ -375,20 +374,20 @@ describe('quaternion rates (000 eq. 0.1; 001 eq. 14, 17 with ERRATA A.10)', () =
       quatDerivWorld(dw, Q(q), V(ww));
       quatDerivBody(db, Q(q), V(wb));
       expect(maxAbsDiff(dw, db)).toBeLessThanOrEqual(1e-14);
-      // explicit forms of 000 §0.2
+      // explicit forms in the angle θ and the axis u
       const wxu = cross(ww, u), bxu = cross(wb, u);
       const worldRef = [-s * dot(ww, u), c * ww[0] + s * wxu[0], c * ww[1] + s * wxu[1], c * ww[2] + s * wxu[2]].map((x) => 0.5 * x);
       const bodyRef = [-s * dot(wb, u), c * wb[0] - s * bxu[0], c * wb[1] - s * bxu[1], c * wb[2] - s * bxu[2]].map((x) => 0.5 * x);
       expect(maxAbsDiff(dw, worldRef)).toBeLessThanOrEqual(1e-14);
       expect(maxAbsDiff(db, bodyRef)).toBeLessThanOrEqual(1e-14);
-      // products of §0.2
+      // as quaternion products
       const wq = refMul([0, ...ww], q).map((x) => 0.5 * x), qw = refMul(q, [0, ...wb]).map((x) => 0.5 * x);
       expect(maxAbsDiff(dw, wq)).toBeLessThanOrEqual(1e-14);
       expect(maxAbsDiff(db, qw)).toBeLessThanOrEqual(1e-14);
     }
   });
 
-  it('matrix form of 001 eq. 17 (ERRATA A.10): ½Eᵀω with E = [−e_v, e_s I + ê_v] is the world rate, ½𝒢ᵀω with 𝒢 = [−e_v, e_s I − ê_v] the body rate', () => {
+  it('matrix form (theory.md §3): ½Eᵀω with E = [−e_v, e_s I + ê_v] is the world rate, ½Ēᵀω with Ē = [−e_v, e_s I − ê_v] the body rate', () => {
     const r = rng(12);
     for (let k = 0; k < 100; k++) {
       const e = randUnitQuat(r), w = randVec(r, 4);
@@ -446,8 +445,8 @@ describe('quaternion rates (000 eq. 0.1; 001 eq. 14, 17 with ERRATA A.10)', () =
   });
 });
 
-describe('exponential-map update quatIntegrateWorld (001 eq. 20-21, ERRATA A.11)', () => {
-  it('equals exp(hω/2) ⋆ q with exp written as in eq. 21, and equals quatFromAxisAngle(ω/|ω|, h|ω|) ⋆ q', () => {
+describe('exponential-map update quatIntegrateWorld (theory.md §3)', () => {
+  it('equals exp(hω/2) ⋆ q with exp written out, and equals quatFromAxisAngle(ω/|ω|, h|ω|) ⋆ q', () => {
     const r = rng(15);
     const tmp = quat(), aa = quat();
     for (let k = 0; k < 300; k++) {

@@ -1,14 +1,14 @@
 /**
- * Tests of the roll-pitch-yaw kernels (src/math/rpy.ts) against 000 §0.4.
+ * Tests of the roll-pitch-yaw kernels (src/math/rpy.ts) against docs/theory.md §9.
  *
  * - The orientation: a rotation θ about z, then φ about the new y′, then ψ about the final x″, i.e.
  *   R = Rz(θ) Ry(φ) Rx(ψ); checked against elementary rotations and against the moving-axes
  *   description itself (Rodrigues about z, y′ = Rz e_y and x″ = Rz Ry e_x).
  * - The rate map ω = z θ̇ + y′ φ̇ + x″ ψ̇ = A(θ, φ) (θ̇, φ̇, ψ̇): checked against finite differences of
- *   R(θ(t), φ(t), ψ(t)), where ω is the axial vector of Ṙ Rᵀ (ERRATA C: FD 3e-10).
- * - Its inverse (0.2) A⁻¹ (ERRATA C: 4e-16), singular at cos φ = 0, and the time derivatives of the
- *   rows of (0.2) (the joint-limit wrenches), checked against central differences of A⁻¹(θ(t), φ(t))
- *   (ERRATA C: FD rel 4e-9).
+ *   R(θ(t), φ(t), ψ(t)), where ω is the axial vector of Ṙ Rᵀ (to 3e-10).
+ * - Its inverse A⁻¹ (to 4e-16), singular at cos φ = 0, and the time derivatives of the rows of A⁻¹
+ *   (the joint-limit wrenches), checked against central differences of A⁻¹(θ(t), φ(t)) (relative
+ *   4e-9).
  * - Behaviour at the singularity: no Infinity/NaN is ever written, `false` is returned instead.
  *
  * Random angles come from fast-check with fixed seeds, or a seeded mulberry32, so runs are identical.
@@ -64,7 +64,7 @@ const pitch = (cmin: number): fc.Arbitrary<number> => {
 };
 const SEED = 4242;
 
-describe('rpyToMat3 (000 §0.4: θ about z, φ about y′, ψ about x″)', () => {
+describe('rpyToMat3 (theory.md §9: θ about z, φ about y′, ψ about x″)', () => {
   it('equals Rz(θ) Ry(φ) Rx(ψ)', () => {
     fc.assert(fc.property(angle, fc.double({ min: -4, max: 4, noNaN: true }), angle, (th, ph, ps) => {
       expect(maxAbsDiff(R(th, ph, ps), matMul(matMul(Rz(th), Ry(ph)), Rx(ps)))).toBeLessThanOrEqual(1e-15);
@@ -124,7 +124,7 @@ describe('mat3ToRpy', () => {
   });
 });
 
-describe('the rate map A(θ, φ) and its inverse (0.2)', () => {
+describe('the rate map A(θ, φ) and its inverse', () => {
   it('columns are z, y′ = Rz(θ) e_y and x″ = Rz(θ) Ry(φ) e_x (A is defined everywhere, also at cos φ = 0)', () => {
     fc.assert(fc.property(angle, fc.double({ min: -4, max: 4, noNaN: true }), (th, ph) => {
       const a = A(th, ph);
@@ -151,7 +151,7 @@ describe('the rate map A(θ, φ) and its inverse (0.2)', () => {
     }), { seed: SEED + 5, numRuns: 500 });
   });
 
-  it('omegaToRpyRate is the inverse: A A⁻¹ = A⁻¹ A = I to 1e-14 (|cos φ| ≥ 0.1), and matches (0.2) entry by entry', () => {
+  it('omegaToRpyRate is the inverse: A A⁻¹ = A⁻¹ A = I to 1e-14 (|cos φ| ≥ 0.1), and matches the A⁻¹ of theory.md §9 entry by entry', () => {
     fc.assert(fc.property(angle, pitch(0.1), (th, ph) => {
       const a = A(th, ph), ai = Ainv(th, ph);
       expect(maxAbsDiff(matMul(a, ai), I3)).toBeLessThanOrEqual(1e-14);
@@ -176,7 +176,7 @@ describe('the rate map A(θ, φ) and its inverse (0.2)', () => {
   });
 });
 
-describe('rpyRateMapDerivative: time derivatives of the rows of (0.2)', () => {
+describe('rpyRateMapDerivative: time derivatives of the rows of A⁻¹', () => {
   it('matches central finite differences of A⁻¹(θ(t), φ(t)) to relative 1e-7', () => {
     const h = 1e-6;
     fc.assert(fc.property(angle, pitch(0.1), rate, rate, (th, ph, dth, dph) => {

@@ -1,10 +1,10 @@
 /**
- * Tests of the spatial inertia (src/math/spatial.ts) against 000 §0.1, and of the 3-vector and
+ * Tests of the spatial inertia (src/math/spatial.ts) against docs/theory.md §2, and of the 3-vector and
  * 3×3 helpers it is built on (src/math/vec3.ts, src/math/mat3.ts).
  *
- * - 000 §0.1: M = [[m I, −m[c]], [m[c], J − m[c][c]]]; the closed-form inverse
+ * - M = [[m I, −m[c]], [m[c], J − m[c][c]]]; the closed-form inverse
  *   M⁻¹ = [[I/m − [c]J⁻¹[c], [c]J⁻¹], [−J⁻¹[c], J⁻¹]]; the factor M = G Gᵀ with
- *   G = [[√m I, 0], [√m [c], L]], J = L Lᵀ (ERRATA C: M⁻¹ 2e-15, G Gᵀ 4e-16). Checked for random
+ *   G = [[√m I, 0], [√m [c], L]], J = L Lᵀ (M⁻¹ to 2e-15, G Gᵀ to 4e-16). Checked for random
  *   m, c and non-diagonal SPD J: M M⁻¹ = I, G Gᵀ = M, symmetry and positive definiteness, the
  *   closed form against a dense Gauss-Jordan inverse, and the physics: M u is the momentum pair
  *   (m v_c, c × m v_c + J ω) about the origin and ½ uᵀ M u = ½ m |v + ω × c|² + ½ ωᵀ J ω, for
@@ -143,7 +143,7 @@ function randBody(r: () => number): { m: number; c: Float64Array; J: Float64Arra
   return { m, c, J };
 }
 
-/** M assembled directly from the block formula of 000 §0.1 */
+/** M assembled directly from the block formula of theory.md §2 */
 function spatialRef(m: number, c: ArrayLike<number>, J: ArrayLike<number>): number[] {
   const C = skewRef(c), CC = matMul(C, C, 3);
   const M = new Array<number>(36).fill(0);
@@ -158,7 +158,7 @@ function spatialRef(m: number, c: ArrayLike<number>, J: ArrayLike<number>): numb
 
 // ---------------------------------------------------------------------------------------------
 
-describe('spatial inertia M, M⁻¹ and M = G Gᵀ (000 §0.1)', () => {
+describe('spatial inertia M, M⁻¹ and M = G Gᵀ (theory.md §2)', () => {
   const s = spatialScratch();
   const M = new Float64Array(36), Mi = new Float64Array(36), G = new Float64Array(36);
 

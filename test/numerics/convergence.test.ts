@@ -1,11 +1,10 @@
 /**
- * Convergence order of the integrators (000 §0.9) on a linear oscillator: a particle of mass m
+ * Convergence order of the integrators (theory.md §5) on a linear oscillator: a particle of mass m
  * on a linear axial spring of stiffness k to a world point, moving along the spring axis, so
  * x(t) = x₀ cos(ωt) exactly, ω = √(k/m). The global error at t = 1 s is measured for halving
  * step sizes and the log-log slope fitted.
  *
- * Expected: symplectic and implicit Euler ≈ 1, trapezoidal ≈ 2, RK4 ≈ 4. Bridson-Marino is
- * reported (ERRATA C: second order as printed).
+ * Expected: symplectic and implicit Euler ≈ 1, trapezoidal and Bridson-Marino ≈ 2, RK4 ≈ 4.
  */
 import { describe, it, expect } from 'vitest';
 import { ModelAssembler } from '../../src/model/assembler.js';

@@ -1,5 +1,5 @@
 /**
- * Constrained dynamics against analytic solutions (issue 3):
+ * Constrained dynamics against analytic solutions:
  * - a 90° pendulum on a distance constraint: period against the exact elliptic-integral period
  *   T = 4√(L/g) K(sin(θ₀/2)) under the trapezoidal rule at h = 1 ms (≤ 1e-4 relative), and the
  *   other integrators' errors recorded;

@@ -1,7 +1,7 @@
 /**
  * A torque-free asymmetric rigid body spinning near its intermediate axis (the Dzhanibekov
  * effect), with its centre of mass offset from the frame origin and a drifting origin, so the
- * fictitious and gyroscopic forces (001 eq. 35, 000 §0.19, §0.23) are all exercised.
+ * fictitious and gyroscopic forces (theory.md §4) are all exercised.
  *
  * Checks: world angular momentum L = m x_c × v_c + J_W ω conserved to ≤ 1e-8 relative under
  * RK4 at h = 1e-3 over 5 s; linear momentum likewise; the intermediate-axis flip happens; and

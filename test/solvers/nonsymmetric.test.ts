@@ -1,5 +1,5 @@
 /**
- * Non-symmetric step matrices (000 §0.23): rigid-body forces, damping of offset centres of mass
+ * Non-symmetric step matrices (theory.md §13): rigid-body forces, damping of offset centres of mass
  * and via-point springs on markers give a non-symmetric K and D, so A = M − hD − h²K is not
  * symmetric. The step solver factors the symmetric part S and solves A by corrections
  * x ← x + S⁻¹(b − A x), then by GMRES preconditioned by S when they stall; its answer must match a
@@ -199,7 +199,7 @@ describe('non-symmetric step matrices', () => {
   });
 });
 
-describe('the symbolic analysis across steps (issue 3 §2)', () => {
+describe('the symbolic analysis across steps', () => {
   it('one AMD ordering and symbolic factorization serve every step of a constrained run, under every integrator', () => {
     for (const integrator of ['symplectic-euler', 'implicit-euler', 'trapezoidal', 'bridson-marino', 'rk4'] as const) {
       const sim = new Simulation(chainOfBodies(10, { integrator }));
