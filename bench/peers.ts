@@ -1,16 +1,15 @@
 /**
- * chain100 in the peer engines (issue 3's reference: "the fastest JS-accessible engine here runs
- * this scene at about 0.35 ms/step with about 1 cm of joint error"), measured in the same run as
- * vinculum's so that the ratios are fair. The scene is the one of `chainOfBodies(100)`: 100 boxes
+ * chain100 in the peer engines, Rapier and cannon-es, measured in the same run as vinculum's so
+ * that the ratios are fair. The scene is the one of `chainOfBodies(100)`: 100 boxes
  * 0.1 × 0.02 × 0.02 m of 0.1 kg, end to end on ball joints, the first pinned to the world at the
  * origin, released horizontal under gravity 9.81 m/s² along −z, h = 1/240 s, 1000 steps, no
  * contact and no damping. Each engine is used with its default solver settings (Rapier: its
  * default solver iterations; cannon-es: 10 Gauss-Seidel iterations).
  *
  * Run as its own process (`node dist/bench/peers.js <runs>` prints the results as JSON; bench/run.ts
- * does that): run in the benchmark's process, Rapier's worlds left vinculum's later steps slower
- * (the 100-link chain's 12-18%, 0.343 → 0.405 ms; the 1000-link chain's 11%; the 10 000-link
- * chain's about 5%: tenth session), so the engines no longer share a process.
+ * does that): in the benchmark's process, Rapier's worlds make vinculum's later steps slower (the
+ * 100-link chain's by 12-18%, 0.343 → 0.405 ms; the 1000-link chain's by 11%; the 10 000-link
+ * chain's by about 5%), so the engines run in processes of their own.
  *
  * Reported like vinculum's chain100: the wall time of 1000 steps divided by 1000, median over
  * `runs` fresh worlds after one warm-up world, and the largest separation of any joint's two

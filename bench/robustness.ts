@@ -3,9 +3,9 @@
  * timed): every joint type × integrator × stabilization × step on small chains of thin rods, and
  * ropes of particles on distance constraints (hard, or every third row soft), reporting per run
  * the worst end-of-step joint separation, the energy change (J), and the flags of trouble: P
- * (projections above tolerance), I (inertia warnings), ERR@step (a DivergenceError). What it found in the eighth session is in
- * docs/constraints.md (robustness) and docs/integrators.md (fast spin); re-run it after changes
- * to the integrators or the constraint rows.
+ * (projections above tolerance), I (inertia warnings), ERR@step (a DivergenceError). Its findings
+ * are in docs/constraints.md (robustness) and docs/integrators.md (fast spin); re-run it after
+ * changes to the integrators or the constraint rows.
  */
 import { ModelAssembler } from '../src/model/assembler.js';
 import { Simulation } from '../src/simulation.js';

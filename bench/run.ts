@@ -5,8 +5,8 @@
  *                fitted scaling exponent in the number of particles
  *   ldlt         numeric LDLᵀ factorization of the cloth's step matrix, AMD against natural order,
  *                scalar up-looking against supernodal (WebAssembly, and the same in JavaScript)
- *   chain100     the 100-link ball-joint chain of issue 3 (ms/step, joint separation, energy), the
- *                same scene in Rapier and cannon-es (bench/peers.ts, in a child process) as ratios, and the chain
+ *   chain100     the 100-link ball-joint chain (ms/step, joint separation, energy), the same scene
+ *                in Rapier and cannon-es (bench/peers.ts, in a child process) as ratios, and the chain
  *                scaling over 100, 1 000 and 10 000 links; chain100 under SPOOK and Baumgarte
  *                instead of the projection (ms/step, worst separation, or the step it diverged at)
  *   heap         heap growth over 10,000 steady steps (run with --expose-gc), and the transient
@@ -108,7 +108,7 @@ function allocationPerStep(make: () => Simulation, steps: number): number {
 }
 
 /**
- * chain100 (issue 3): median ms/step over `runs` runs of 1000 steps after one untimed warm-up
+ * chain100: median ms/step over `runs` runs of 1000 steps after one untimed warm-up
  * run (the peers' protocol, bench/peers.ts), the worst joint separation (the largest end-of-step
  * |g| of any timed run, `diagnostics.worstViolation`), energy change
  */
@@ -163,8 +163,8 @@ function chainScaling(n: number, steps: number, repeats: number): { links: numbe
 
 /**
  * chain100 in the peer engines (bench/peers.ts), in a process of their own: in this one, Rapier's
- * worlds left vinculum's later measurements slower (chain100's steps 12-18%, the 10 000-link chain's
- * about 5%: docs/benchmarks.md, tenth session)
+ * worlds make vinculum's later measurements slower (chain100's steps by 12-18%, the 10 000-link
+ * chain's by about 5%)
  */
 function peerChain100InChild(runs: number): PeerChain100[] {
   const script = join(dirname(fileURLToPath(import.meta.url)), 'peers.js');
@@ -173,7 +173,7 @@ function peerChain100InChild(runs: number): PeerChain100[] {
 
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
-  // chain100 and chain scaling (issue 3)
+  // chain100 and chain scaling
   const chains = (['trapezoidal', 'implicit-euler'] as const).map((integ) => {
     const r = chain100(integ, quick ? 1 : 5);
     log(`chain100 ${integ}: ${r.msPerStep.toFixed(3)} ms/step (median), max joint separation ${r.maxJointSeparation.toExponential(2)} m, energy change ${r.energyChange.toFixed(3)} J`);

@@ -69,7 +69,7 @@ export interface ChainOptions {
 }
 
 /**
- * The chain100 bench scene (issue 3): n boxes 0.1 × 0.02 × 0.02 m of 0.1 kg ("link0" …), joined
+ * The chain100 bench scene: n boxes 0.1 × 0.02 × 0.02 m of 0.1 kg ("link0" …), joined
  * end to end by ball joints, the first pinned to the world at the origin; released horizontal
  * along x under gravity 9.81 along −z; h = 1/240. The options make the other chains of thin rods
  * the tests and the robustness sweep use (other joint types, tilted frames, soft joints).
