@@ -33,27 +33,25 @@ export interface RunOptions {
 }
 
 /**
- * The number of steps of a run, ⌈duration / h⌉; a count that is not finite or above `cap` is a
- * usage error naming where the duration and the step come from.
+ * The number of steps of a run, ⌈duration / h⌉ and at least one (a duration of 0 runs one step);
+ * a count that is not finite or above `--max-steps` is a usage error (exit 2) naming where the
+ * duration and the step come from.
  */
 export function stepCount(loaded: LoadedModel, opts: RunOptions): number {
   const duration = opts.duration ?? loaded.duration ?? DEFAULT_DURATION;
   const h = opts.step ?? loaded.model.settings.step;
-  // ⌈duration / h⌉, as Simulation.run counts, and at least one step
+  const fields = {
+    duration: opts.duration !== undefined ? '--duration'
+      : loaded.duration !== undefined ? 'duration' : 'duration (default)',
+    step: opts.step !== undefined ? '--step' : 'step',
+    raise: '--max-steps',
+  };
   try {
-    return Math.max(1, checkStepCount(duration, h, opts.maxSteps));
+    return Math.max(1, checkStepCount(duration, h, opts.maxSteps, fields));
   } catch (e) {
-    if (!(e instanceof ModelError)) throw e;
+    if (e instanceof ModelError) throw new CliError(2, e.message);
+    throw e;
   }
-  const n = Math.ceil(duration / h - 1e-9);
-  const from = opts.duration !== undefined ? `--duration ${opts.duration}`
-    : loaded.duration !== undefined ? `"duration": ${loaded.duration}`
-      : `the default duration ${DEFAULT_DURATION}`;
-  const by = opts.step !== undefined ? `--step ${opts.step}` : `"step": ${h}`;
-  const count = !Number.isFinite(n) ? 'more than 1e308'
-    : n < 1e9 ? String(n) : n.toExponential(2);
-  throw new CliError(2, `${from} s at ${by} s takes ${count} steps, more than --max-steps ${opts.maxSteps}; `
-    + 'shorten the duration, lengthen the step, or raise --max-steps');
 }
 
 /** opens the output before the run, so that an unwritable path fails at once (exit 2) */

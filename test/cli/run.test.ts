@@ -174,13 +174,13 @@ describe('progress on a terminal', () => {
 describe('--max-steps', () => {
   const cases: [string, Record<string, unknown>, string[], string][] = [
     ['--duration 1e308', {}, ['--duration', '1e308'],
-      'error: --duration 1e+308 s at "step": 0.01 s takes more than 1e308 steps, more than --max-steps 100000000; shorten the duration, lengthen the step, or raise --max-steps\n'],
+      'error: --duration / step: 1e+308 s / 0.01 s = Infinity steps, more than the cap of 1e8 (raise it with --max-steps)\n'],
     ['"step": 1e-12', { step: 1e-12, duration: 1000 }, [],
-      'error: "duration": 1000 s at "step": 1e-12 s takes 1.00e+15 steps, more than --max-steps 100000000; shorten the duration, lengthen the step, or raise --max-steps\n'],
+      'error: duration / step: 1000 s / 1e-12 s = 1e15 steps, more than the cap of 1e8 (raise it with --max-steps)\n'],
     ['--step below the cap', {}, ['--step', '1e-4', '--max-steps', '999'],
-      'error: "duration": 0.1 s at --step 0.0001 s takes 1000 steps, more than --max-steps 999; shorten the duration, lengthen the step, or raise --max-steps\n'],
+      'error: duration / --step: 0.1 s / 0.0001 s = 1000 steps, more than the cap of 999 (raise it with --max-steps)\n'],
     ['no duration', { duration: undefined }, ['--max-steps', '10'],
-      'error: the default duration 5 s at "step": 0.01 s takes 500 steps, more than --max-steps 10; shorten the duration, lengthen the step, or raise --max-steps\n'],
+      'error: duration (default) / step: 5 s / 0.01 s = 500 steps, more than the cap of 10 (raise it with --max-steps)\n'],
   ];
   for (const [what, change, argv, message] of cases) {
     it(`${what}: exit 2 before the run, naming the fields`, async () => {
@@ -191,6 +191,13 @@ describe('--max-steps', () => {
       expect(step).not.toHaveBeenCalled();
     });
   }
+
+  it('a duration far below one step still runs one step', async () => {
+    const f = fake({ 'm.json': tiny });
+    const step = vi.spyOn(Simulation.prototype, 'step');
+    expect(await runCli(['run', 'm.json', '--duration', '1e-12', '--quiet'], f.io)).toBe(0);
+    expect(step).toHaveBeenCalledTimes(1);
+  });
 
   it('a run at the cap runs; the flag takes exponent notation and refuses what is not a whole number', async () => {
     const f = fake({ 'm.json': tiny });
