@@ -1,5 +1,5 @@
 /**
- * What the command line's modules share: the error that carries an exit code, number and text
+ * What the command line's modules share: the error that carries an exit code, number
  * formatting, and the option parsers (each throws commander's InvalidArgumentError, which
  * commander reports on one line with the option's name).
  */
@@ -9,9 +9,6 @@ import { InvalidArgumentError } from 'commander';
 export class CliError extends Error {
   constructor(readonly exitCode: number, message: string) { super(message); }
 }
-
-/** the text on one line: runs of white space, newlines included, become one space */
-export const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
 /** 6 significant digits, without trailing zeros; integers below 1e15 as they are */
 export const fmt = (v: number): string =>

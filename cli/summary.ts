@@ -7,7 +7,8 @@
 import type { Simulation, Energy } from '../src/simulation.js';
 import type { Model } from '../src/model/model.js';
 import { PROJECTION_TOL, PROJECTION_VEL_TOL } from '../src/integrators/stabilize.js';
-import { fmt, oneLine } from './common.js';
+import { fmt } from './common.js';
+import { oneLine } from '../src/io/messages.js';
 
 /** what the summary reports */
 export interface RunSummary {

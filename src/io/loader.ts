@@ -13,7 +13,8 @@ import { ModelFileSchema, MODEL_FORMAT_VERSION, type ModelFile, type BodyJson } 
 import { addJoints, checkSoftness, stabilization } from './joints.js';
 import { addForce } from './forces.js';
 import {
-  describeIssue, describeValue, formatPath, isRecord, itemLabel, oneLine, type DocumentContext,
+  describeIssue, describeValue, formatPath, isRecord, itemLabel, oneLine, QUOTED_TEXT_MAX,
+  type DocumentContext,
 } from './messages.js';
 import { scanJson, stripByteOrderMark, textPosition } from './jsonText.js';
 import { findNonJsonValue } from './jsonData.js';
@@ -102,7 +103,7 @@ function readText(json: string, where: (path: string) => string): unknown {
     const found = scanJson(text, false);
     const detail = found?.kind === 'syntax'
       ? `${textPosition(text, found.pos)}: ${found.what}`
-      : oneLine(e instanceof Error ? e.message : String(e));
+      : oneLine(e instanceof Error ? e.message : String(e), QUOTED_TEXT_MAX);
     throw new ModelError(where(''), `not valid JSON: ${detail}`);
   }
   const dup = scanJson(text, true);

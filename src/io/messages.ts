@@ -170,14 +170,22 @@ function explain(issue: z.core.$ZodIssue, path: PathSegment[], doc: DocumentCont
     }
     case 'invalid_format':
       const what = path[path.length - 1] === 'name' ? 'name ' : '';
-      return `invalid ${what}${formatValue(value)}: ${oneLine(issue.message)}`;
+      return `invalid ${what}${formatValue(value)}: ${oneLine(issue.message, QUOTED_TEXT_MAX)}`;
     default:
-      return oneLine(issue.message);
+      return oneLine(issue.message, QUOTED_TEXT_MAX);
   }
 }
 
-/** whitespace runs (line breaks included) as one space, at most 200 characters */
-export function oneLine(s: string): string {
+/** the longest text of another library's (zod's, JSON.parse's) that a message quotes, in characters */
+export const QUOTED_TEXT_MAX = 200;
+
+/**
+ * The text on one line: runs of white space, line breaks included, become one space. With `max`,
+ * a longer result is cut to `max` characters ending in `...`: text quoted from another library
+ * may hold a whole document. Without it nothing is cut, for messages whose makers bound them
+ * (the command line prints every message through this).
+ */
+export function oneLine(s: string, max = Infinity): string {
   const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > 200 ? `${t.slice(0, 197)}...` : t;
+  return t.length > max ? `${t.slice(0, Math.max(0, max - 3))}...` : t;
 }

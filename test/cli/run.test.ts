@@ -46,6 +46,19 @@ describe('streams', () => {
     }
   });
 
+  it('a long warning is printed whole, on one line', async () => {
+    const long = `step 2: ${'a constraint named at length, '.repeat(12)}\nand a second line`;
+    const step = Simulation.prototype.step;
+    vi.spyOn(Simulation.prototype, 'step').mockImplementation(function (this: Simulation, n?: number) {
+      step.call(this, n);
+      if (this.state.step === 2) this.warn('fast-turn', long);
+    });
+    const f = fake({ 'm.json': tiny });
+    expect(await runCli(['run', 'm.json', '--quiet'], f.io)).toBe(0);
+    expect(f.err()).toBe(`warning: ${long.replace(/\s+/g, ' ')}\n`);
+    expect(f.err().length).toBeGreaterThan(300);
+  });
+
   it('run --help lists the new flags and the output groups with their columns', async () => {
     const f = fake();
     expect(await runCli(['run', '--help'], f.io)).toBe(0);
