@@ -1,7 +1,7 @@
 /**
  * Benchmarks (`npm run bench`; not part of the tests). Reports medians.
  *
- *   cloth-step   implicit-Euler step of the cloth at N×N = 10², 20², 50², 100²: ms/step and the
+ *   cloth-step   implicit-Euler step of the cloth at N×N = 10², 20², 50², 100² (h = 0.1/N s): ms/step and the
  *                fitted scaling exponent in the number of particles
  *   ldlt         numeric LDLᵀ factorization of the cloth's step matrix, AMD against natural order,
  *                scalar up-looking against supernodal (WebAssembly, and the same in JavaScript)
@@ -53,9 +53,14 @@ function fitExponent(xs: number[], ys: number[]): number {
   return num / den;
 }
 
-/** ms per implicit-Euler step of an N×N cloth (median of `reps` timed steps after warm-up) */
+/**
+ * ms per implicit-Euler step of an N×N cloth (median of `reps` timed steps after warm-up), at
+ * h = 0.1/N s: the springs keep their stiffness while the particles' mass falls as 1/N², so the
+ * highest frequency grows as N and h·ω_max stays the same (at h = 10 ms the 50×50 cloth's step
+ * matrix loses its definiteness at step 12, and the step fails)
+ */
 function clothStep(n: number, reps: number): { n: number; particles: number; dof: number; msPerStep: number; nnzL: number } {
-  const sim = new Simulation(clothModel({ n, stiffness: 5000 }), { integrator: 'implicit-euler', step: 0.01 });
+  const sim = new Simulation(clothModel({ n, stiffness: 5000 }), { integrator: 'implicit-euler', step: 0.1 / n });
   sim.steps(3);
   const times: number[] = [];
   for (let i = 0; i < reps; i++) { const t0 = performance.now(); sim.step(); times.push(performance.now() - t0); }

@@ -79,6 +79,8 @@ export class Workspace {
   unconverged = 0;
   inertiaWarnings = 0;
   lastInertia: string | null = null;
+  /** the first factorization whose inertia was wrong: the component of its first wrong pivot, and the inertia */
+  firstIndefinite: string | null = null;
 
   constructor(readonly model: Model, opts: StepSolverOptions = {}) {
     this.cs = new ConstraintSystem(model);
@@ -280,12 +282,15 @@ export class Workspace {
       // a zero or non-finite pivot: the step cannot be solved; name the component
       const at = this.solver.failedAt;
       if (at >= 0) this.reportPivot(at);
-      // a pivot of the wrong sign in a symmetric step matrix: it is not quasi-definite, so the
-      // step's energy is no longer bounded (theory.md §6): a failed step, not a result.
-      // A non-symmetric matrix is solved by GMRES, for which the factored symmetric part is only
-      // the preconditioner: its inertia is recorded, and the energy watch catches a blow-up
-      const wrong = this.solver.symmetric ? this.solver.firstWrongPivot(n) : -1;
-      if (wrong >= 0) this.reportInertia(wrong, msg);
+      // a pivot of the wrong sign in a symmetric step matrix: it is not quasi-definite and the
+      // step's energy is no longer bounded (theory.md §6; a 50×50 cloth at h = 10 ms that steps
+      // on from there reaches 3e8 J twenty steps later): a failed step, not a result. A
+      // non-symmetric matrix is solved by GMRES, for which the factored symmetric part is only
+      // the preconditioner: a 200-link chain steps on with joints that hold. Its first such step
+      // is warned of, and the energy watch fails the steps that blow up (report/stability.ts)
+      const wrong = this.solver.firstWrongPivot(n);
+      if (wrong >= 0 && this.solver.symmetric) this.reportInertia(wrong, msg);
+      this.firstIndefinite ??= wrong >= 0 ? `${this.ownerOf(wrong)} (${msg})` : msg;
     }
     // handled here (recorded or regularized): only the tentative case above is the caller's
     return true;
@@ -498,7 +503,6 @@ export class Workspace {
     }
   }
 
-  /** kinetic energy ½ uᵀ M(q) u = Σ ½ m |v_com|² + ½ ωᵀ J_W ω */
   /** the potential energy at (q, u): the forces' (gravity, springs) and the compliant rows' */
   potentialEnergy(q: Float64Array, u: Float64Array): number {
     let V = this.fs.potentialEnergy(q, u);
@@ -513,6 +517,7 @@ export class Workspace {
   /** (m) scratch of potentialEnergy, made on its first use */
   private gEnergy: Float64Array | null = null;
 
+  /** kinetic energy ½ uᵀ M(q) u = Σ ½ m |v_com|² + ½ ωᵀ J_W ω */
   kineticEnergy(q: Float64Array, u: Float64Array): number {
     const kin = this.fs.kin;
     kin.update(q);

@@ -81,6 +81,7 @@ export class RunMonitor {
   private warnedTurn = false;
   private warnedGeometric = false;
   private warnedProjection = false;
+  private warnedIndefinite = false;
   private reportedRedundant = 0;
   /** gimbal joints (the only coordinate singularity worth a warning) not yet reported: their constraint indices */
   private readonly singularCheck: number[];
@@ -116,6 +117,7 @@ export class RunMonitor {
     this.trackTurn();
     if (this.projection.unconverged > 0 && !this.warnedProjection) this.warnProjection();
     if (this.ws.geometricFallbacks > 0 && !this.warnedGeometric) this.warnGeometric();
+    if (this.ws.inertiaWarnings > 0 && !this.warnedIndefinite) this.warnIndefinite();
     if (this.gained && !this.warnedEnergy) this.warnEnergy(this.gained);
   }
 
@@ -220,6 +222,12 @@ export class RunMonitor {
   private warnEnergy(e: EnergyExcess): void {
     this.warnedEnergy = true;
     this.warn('instability', `step ${this.state.step}: instability: the energy grew from ${e.e0.toPrecision(4)} J to ${e.energy.toPrecision(4)} J, ${e.excess.toPrecision(3)} J more than the external loads supplied (${e.work.toPrecision(3)} J); the step is too large for this model or integrator (docs/integrators.md)`);
+  }
+
+  /** the first step whose step matrix was not quasi-definite (later ones are counted in the diagnostics) */
+  private warnIndefinite(): void {
+    this.warnedIndefinite = true;
+    this.warn('indefinite', `step ${this.state.step}: the symmetric part of the non-symmetric step matrix is not positive definite at ${this.ws.firstIndefinite}: the step is solved all the same (GMRES) and its energy watched (diagnostics.inertiaWarnings counts such steps); a smaller step keeps it definite`);
   }
 
   /** the first step taken without the geometric stiffness (later ones are counted in the diagnostics) */

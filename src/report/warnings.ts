@@ -13,12 +13,14 @@
  * - `projection`: a projection stopped above its tolerance;
  * - `geometric-stiffness`: a step taken without the geometric stiffness;
  * - `fast-turn`: a body turns faster than the step resolves;
+ * - `indefinite`: a non-symmetric step matrix whose symmetric part is not positive definite,
+ *   solved all the same (a symmetric one fails the step);
  * - `stability-limit`: the step exceeds an explicit integrator's stability limit;
  * - `instability`: the energy grows beyond what the loads can supply.
  */
 export type WarningKind =
   | 'initial-violation' | 'ignored-damping' | 'redundancy' | 'singularity' | 'projection'
-  | 'geometric-stiffness' | 'fast-turn' | 'stability-limit' | 'instability';
+  | 'geometric-stiffness' | 'fast-turn' | 'indefinite' | 'stability-limit' | 'instability';
 
 /** one warning, as `Simulation.on('warning', …)` hears it */
 export interface SimulationWarning {

@@ -135,18 +135,26 @@ describe('geometric stiffness of joints in the step', () => {
   // stabilize.ts) the projection could not remove it and the chain tore by 1.5-9 cm (28-50
   // unconverged projections); with the term both hold
   it('keeps a 200-link ball chain at h = 1/60 on its joints, with it and without it', () => {
+    let indefiniteSteps = 0;
     for (const k of [0, 3]) {
       const results = [false, true].map((geometricStiffness) => {
         const sim = new Simulation(chainOfBodies(200, { integrator: 'implicit-euler', step: 1 / 60, geometricStiffness }));
         sim.state.q[7 * 100 + 1] = sim.state.q[7 * 100 + 1]! + k * 1e-13;
         sim.steps(120);
+        // a step whose non-symmetric matrix has an indefinite symmetric part is solved and warned of
+        const indefinite = sim.warningLog.filter((w) => w.kind === 'indefinite');
+        expect(indefinite).toHaveLength(sim.diagnostics.inertiaWarnings > 0 ? 1 : 0);
+        if (indefinite.length) expect(indefinite[0]!.message).toMatch(/^step \d+: the symmetric part of the non-symmetric step matrix is not positive definite at body "link\d+" \(LDLᵀ inertia/);
         return sim.diagnostics;
       });
+      indefiniteSteps += results[0]!.inertiaWarnings + results[1]!.inertiaWarnings;
       expect(results[0]!.projectionUnconverged).toBe(0);
       expect(results[0]!.worstViolation.value).toBeLessThanOrEqual(1e-12);
       expect(results[1]!.projectionUnconverged).toBe(0);
       expect(results[1]!.worstViolation.value).toBeLessThanOrEqual(1e-12);
     }
+    // without the option, one start meets such steps (7) and still holds its joints
+    expect(indefiniteSteps).toBeGreaterThan(0);
   });
 
   it('a 30-link ball chain under implicit Euler holds its joints with the option on', () => {
