@@ -5,6 +5,7 @@
 import type { LoadedModel } from '../src/io/loader.js';
 import { resolveStabilization, type Stabilization } from '../src/model/model.js';
 import { fmt } from './common.js';
+import { defaultName } from '../src/io/messages.js';
 
 /** simulated time of `vinculum run` when neither --duration nor the model gives one (s) */
 export const DEFAULT_DURATION = 5;
@@ -18,12 +19,12 @@ export function info(file: string, loaded: LoadedModel): string {
   const markers = model.markers.map((m) => `${m.name} (on ${model.components[m.body]!.name})`);
   const point = (r: string | [string, number[]]) => (typeof r === 'string' ? r : `world [${r[1].join(', ')}]`);
   const forces = doc.forces.map((f, i) => {
-    const name = f.name ?? `${f.type}#${i}`;
+    const name = f.name ?? defaultName(f.type, i);
     const ends = f.type === 'frame-spring' ? `${f.bodyA} – ${f.bodyB}` : f.points.map(point).join(' – ');
     return `  ${f.type} "${name}": ${ends}`;
   });
   const joints = doc.joints.map((j, i) => {
-    const name = j.name ?? `${j.type}#${i}`;
+    const name = j.name ?? defaultName(j.type, i);
     const ends = j.type === 'distance' ? j.points.map(point).join(' – ') : `${j.bodyA} – ${j.bodyB}`;
     const rows = model.constraints[i]!.rows;
     return `  ${j.type} "${name}": ${ends}, ${rows} row${rows === 1 ? '' : 's'}`;

@@ -20,6 +20,7 @@ import { DistanceConstraint } from '../constraints/distance.js';
 import { ignoredDampingRow, dampingIgnoredBy } from '../constraints/softness.js';
 import type { BilateralConstraint } from '../constraints/constraint.js';
 import type { JointJson, PointRefJson, StabilizationJson } from './schema.js';
+import { defaultName } from './messages.js';
 
 /** a point reference of the file: a particle or marker name, or a fixed world point */
 export function pointRef(b: ModelAssembler, r: PointRefJson, at: string): PointRef {
@@ -34,7 +35,7 @@ export function addJoints(b: ModelAssembler, joints: readonly JointJson[], label
   const names = new Set<string>();
   joints.forEach((j, i) => {
     const at = label(i);
-    const name = j.name ?? `${j.type}#${i}`;
+    const name = j.name ?? defaultName(j.type, i);
     if (names.has(name)) throw new ModelError(`${at}.name`, `duplicate joint name "${name}"`);
     names.add(name);
     const c = j.type === 'distance' ? distanceJoint(b, j, name, at, q0) : frameJoint(b, j, name, at, q0);
@@ -60,13 +61,13 @@ function hardRowDamping(c: BilateralConstraint, perRow: boolean, settings: Model
  * Checks what the model computed from each joint's stiffness at build (constraints/softness.ts):
  * the compliance 1/k and the damping 2ζ√(m_eff/k) must be finite (a stiffness of 1e-320 is
  * positive, its compliance is not a number). The error names the field the file gave.
+ * The model's constraints are the file's joints in the file's order (addJoints adds them so, and
+ * nothing else adds constraints): joint i is constraint i.
  */
 export function checkSoftness(model: Model, joints: readonly JointJson[], label: (i: number) => string): void {
   joints.forEach((j, i) => {
     if (j.stiffness === undefined) return;
-    const name = j.name ?? `${j.type}#${i}`;
-    const c = model.constraints.find((k) => k.name === name);
-    if (!c) return;
+    const c = model.constraints[i]!;
     const perRow = Array.isArray(j.stiffness);
     for (let r = 0; r < c.rows; r++) {
       const k = perRow ? (j.stiffness as readonly number[])[r]! : (j.stiffness as number);

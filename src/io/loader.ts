@@ -13,7 +13,7 @@ import { ModelFileSchema, MODEL_FORMAT_VERSION, type ModelFile, type BodyJson } 
 import { addJoints, checkSoftness, stabilization } from './joints.js';
 import { addForce } from './forces.js';
 import {
-  describeIssue, describeValue, formatPath, isRecord, itemLabel, oneLine, QUOTED_TEXT_MAX,
+  defaultName, describeIssue, describeValue, formatPath, isRecord, itemLabel, oneLine, QUOTED_TEXT_MAX,
   type DocumentContext,
 } from './messages.js';
 import { scanJson, stripByteOrderMark, textPosition } from './jsonText.js';
@@ -141,7 +141,7 @@ function build(file: ModelFile, raw: Record<string, unknown>): Model {
   const names = new Set<string>();
   file.forces.forEach((f, i) => {
     const at = itemLabel('forces', i, raw);
-    const name = f.name ?? `${f.type}#${i}`;
+    const name = f.name ?? defaultName(f.type, i);
     if (names.has(name)) throw new ModelError(`${at}.name`, `duplicate force name "${name}"`);
     names.add(name);
     addForce(b, q0, f, name, at);

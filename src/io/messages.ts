@@ -50,6 +50,14 @@ const SECTION_TYPES: Record<'forces' | 'joints', readonly string[]> = {
   forces: FORCE_TYPES, joints: JOINT_KINDS,
 };
 
+/**
+ * The name of an unnamed force or joint: its type and its index in its section (`hinge#2`), as
+ * the loader names it and `vinculum info` shows it (docs/model-format.md).
+ */
+export function defaultName(type: string, index: number): string {
+  return `${type}#${index}`;
+}
+
 /** `forces[0] (axial-spring "s1")` or `joints[1] (hinge "knee")`, from whatever the raw document has */
 export function itemLabel(section: 'forces' | 'joints', i: number, raw: unknown): string {
   const f = valueAt(raw, [section, i]);

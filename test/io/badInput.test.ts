@@ -148,6 +148,9 @@ describe('derived values are blamed on the field the file gave', () => {
     expect(messageOf(ball({ stiffness: [1, 1, 1e-320] }))).toBe('joints[0] (ball).stiffness[2]: 1e-320 gives the compliance 1/k = Infinity, not a finite number');
     expect(messageOf(ball({ stiffness: 1e-300, dampingRatio: 1e300 })))
       .toBe('joints[0] (ball).dampingRatio: 1e+300 with stiffness 1e-300 gives the damping 2ζ√(m/k) = Infinity, not a finite number');
+    const second = { version: 1, bodies: b, joints: [{ type: 'ball', name: 'a', bodyA: 'world', bodyB: 'b', position: [0, 0, 0], stiffness: 1 },
+      { type: 'ball', bodyA: 'world', bodyB: 'b', position: [0, 0, 1], stiffness: 1e-320 }] };
+    expect(messageOf(second)).toBe('joints[1] (ball).stiffness: 1e-320 gives the compliance 1/k = Infinity, not a finite number');
   });
 
   it('distance joints: points too far apart name points (the direction became NaN silently)', () => {
