@@ -16,6 +16,9 @@ export const PROGRESS_INTERVAL_MS = 5000;
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 
+/** resolves on the next turn of the event loop, after pending I/O (a redrawn bar) */
+export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => { setTimeout(resolve, 0); });
+
 /** the progress of a run of `total` steps */
 export class Progress {
   private bar: SingleBar | null = null;
@@ -37,11 +40,13 @@ export class Progress {
   }
 
   /**
-   * Called after step `i` at wall time `now` with the simulated time `t`; resolves after a
-   * redraw of the bar (about ten times a second), so that the stream can drain, else at once.
+   * Called after step `i` at wall time `now` with the simulated time `t`. Returns true after a
+   * redraw of the bar (about ten times a second): the caller then yields to the event loop
+   * (`yieldToEventLoop`) so that the stream can drain. Synchronous, so that the steps between
+   * redraws cost no promise each.
    */
-  async update(i: number, now: number, t: number): Promise<void> {
-    if (!this.enabled) return;
+  update(i: number, now: number, t: number): boolean {
+    if (!this.enabled) return false;
     if (i === WARMUP_STEPS) this.warm = now;
     if (!this.io.isTTY) {
       if (now >= this.nextLine) {
@@ -50,7 +55,7 @@ export class Progress {
         this.io.stderr(`progress: step ${i} of ${this.total} (${percent}%), t = ${fmt(t)} s, `
           + `${seconds(now - this.start)} elapsed, about ${seconds(this.eta(i, now))} left\n`);
       }
-      return;
+      return false;
     }
     // after the first steps: draw a bar if the run looks longer than the threshold
     if (!this.decided && now - this.start > 250) {
@@ -66,8 +71,9 @@ export class Progress {
     if (this.bar && now - this.lastDraw > 100) {
       this.lastDraw = now;
       this.bar.update(i, { sim: fmt(t) });
-      await new Promise((r) => setTimeout(r, 0));
+      return true;
     }
+    return false;
   }
 
   /** ms left, from the rate past the warm-up steps */

@@ -12,7 +12,7 @@ import { CliError, messageOf } from './common.js';
 import { oneLine } from '../src/io/messages.js';
 import { loadDemo, loadModelFile } from './load.js';
 import { DEFAULT_DURATION } from './info.js';
-import { Progress } from './progress.js';
+import { Progress, yieldToEventLoop } from './progress.js';
 import { Recorder } from './recorder.js';
 import { summary } from './summary.js';
 import { makeOutputColumns, type OutputColumns, type OutputGroup } from './outputs.js';
@@ -166,7 +166,7 @@ async function simulate(
       if (opts.strict && warnings.instability) {
         throw new CliError(3, `${oneLine(warnings.instability.message)} (--strict)`);
       }
-      await progress.update(i, now(), sim.state.t);
+      if (progress.update(i, now(), sim.state.t)) await yieldToEventLoop();
     }
   } catch (e) {
     progress.stop();
