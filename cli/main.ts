@@ -2,9 +2,9 @@
  * The `vinculum` command line: run, validate, info and schema (docs/cli.md). `runCli` takes the
  * arguments and an I/O object and returns the exit code, so tests call it in-process;
  * cli/vinculum.ts wires it to the process. Exit codes: 0 ok, 1 internal error, 2 bad model or
- * usage (one line `error: …` on stderr), 3 the simulation diverged (or, with --strict, became
- * unstable). The summary and the other results go to stdout; warnings, progress and errors to
- * stderr.
+ * usage (one line `error: …` on stderr), 3 a step failed (non-finite state, blow-up, failed solve)
+ * or, with --strict, instability. The summary and the other results go to stdout; warnings,
+ * progress and errors to stderr.
  */
 import { Command, CommanderError, Option } from 'commander';
 import { modelJsonSchema } from '../src/io/jsonSchema.js';

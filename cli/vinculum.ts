@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `vinculum` executable: wires runCli (cli/main.ts) to the process and the file system.
- * Exit codes: 0 ok, 1 internal error, 2 bad model or usage, 3 divergence.
+ * Exit codes: 0 ok, 1 internal error, 2 bad model or usage, 3 a failed step (non-finite state,
+ * blow-up, failed solve) or, with --strict, instability (docs/cli.md, Exit code 3).
  */
 import { runCli } from './main.js';
 import { nodeIo } from './nodeIo.js';
