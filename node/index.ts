@@ -3,7 +3,7 @@
  * system, so that it runs in browsers; this module reads model files and writes outputs
  * atomically.
  */
-import { parseModel, parseModelDocument, type LoadedModel } from '../src/io/loader.js';
+import { parseModel } from '../src/io/loader.js';
 import type { Model } from '../src/model/model.js';
 import { ModelError } from '../src/model/errors.js';
 import { readTextFile } from './files.js';
@@ -23,11 +23,6 @@ export { readTextFile, writeTextFileAtomic, openAtomicWriter, type AtomicWriter,
  */
 export async function loadModel(path: string): Promise<Model> {
   return parseModel(await readModelText(path), { source: path });
-}
-
-/** @internal like loadModel, also returning the file's `duration` and the validated document (for the CLI) */
-export async function loadModelDocument(path: string): Promise<LoadedModel> {
-  return parseModelDocument(await readModelText(path), path);
 }
 
 /** the file's text; a file that cannot be read is a ModelError naming it */

@@ -6,7 +6,8 @@
  * each other's numbers.
  */
 import * as z from 'zod';
-import type { Model } from './model/model.js';
+import { Model } from './model/model.js';
+import { describeIssue } from './io/messages.js';
 import { State, type Checkpoint } from './model/state.js';
 import { DivergenceError, ModelError, NonFiniteError } from './model/errors.js';
 import { Workspace } from './integrators/workspace.js';
@@ -15,14 +16,14 @@ import { Rk4Scratch, rk4 } from './integrators/rk4.js';
 import { Projection } from './integrators/stabilize.js';
 import { INTEGRATORS, type IntegratorName } from './integrators/names.js';
 import type { StepSolverOptions } from './solvers/stepSolver.js';
-import { MIN_STEP } from './io/schema.js';
+import { MIN_STEP, STEP_RULE } from './io/schema.js';
 import { RunMonitor, type WorstViolation, type FastestTurn, type Violation } from './report/monitor.js';
 import { WarningLog, type SimulationWarning, type WarningKind, type WarningListener } from './report/warnings.js';
 import { BodyHandle, ParticleHandle, JointHandle, ForceHandle, findByName } from './api/handles.js';
-import { checkRunLength, type RunOptions, type RunResult } from './api/run.js';
+import { checkRunLength, RunOptionsSchema, type RunOptions, type RunResult } from './api/run.js';
 
 export type { WorstViolation, FastestTurn, Violation } from './report/monitor.js';
-export { FAST_TURN, GIMBAL_WARN_COS } from './report/monitor.js';
+export { FAST_TURN } from './report/monitor.js';
 
 /** options of a Simulation; every one overrides the model's setting of the same name */
 export interface SimulationOptions {
@@ -36,7 +37,7 @@ export interface SimulationOptions {
 
 const OptionsSchema = z.strictObject({
   integrator: z.enum(INTEGRATORS).optional(),
-  step: z.number().min(MIN_STEP, { error: `must be at least ${MIN_STEP} s (docs/model-format.md, Limits)` }).optional(),
+  step: z.number().positive({ abort: true }).min(MIN_STEP, { error: STEP_RULE }).optional(),
   solver: z.strictObject({
     ordering: z.enum(['amd', 'natural']).optional(),
     maxRefine: z.number().int().nonnegative().optional(),
@@ -89,7 +90,10 @@ interface FullCheckpoint extends Checkpoint { readonly loads?: Float64Array }
  * ```
  */
 export class Simulation {
-  /** the positions, velocities and time (MuJoCo's mjData): read freely, write with care */
+  /**
+   * the positions, velocities and time (MuJoCo's mjData): read freely; after writing q or u
+   * directly, call `stateChanged()` (or use the handles' setters, which do)
+   */
   readonly state: State;
   /** @internal the scratch, the assembled matrices and the factorization of this simulation */
   readonly ws: Workspace;
@@ -108,7 +112,8 @@ export class Simulation {
 
   /** @param model built by `parseModel`, `loadModel` or a `ModelBuilder`; never changed by the simulation */
   constructor(readonly model: Model, options: SimulationOptions = {}) {
-    const opts = checkOptions(options);
+    if (!(model instanceof Model)) throw new ModelError('new Simulation(model)', 'expected a Model, from parseModel, loadModel (vinculum/node) or ModelBuilder.build()');
+    const opts = checkOptions(OptionsSchema, options ?? {}, 'options');
     this.integrator = opts.integrator ?? model.settings.integrator;
     this.h = opts.step ?? model.settings.step;
     this.state = new State(model);
@@ -137,6 +142,9 @@ export class Simulation {
   /** the simulated time, s */
   get time(): number { return this.state.t; }
 
+  /** the step size h, s (the same as `h`) */
+  get timestep(): number { return this.h; }
+
   /** the steps taken since t = 0 */
   get stepCount(): number { return this.state.step; }
 
@@ -146,26 +154,30 @@ export class Simulation {
    * then the last good one.
    */
   step(n = 1): void {
-    if (!Number.isInteger(n) || n < 0) throw new ModelError('step(n)', `n must be a non-negative integer (got ${n})`);
+    checkCount('step(n)', n);
     for (let i = 0; i < n; i++) this.stepOnce();
   }
 
   /** runs n steps, calling `each` after every step */
   steps(n: number, each?: (sim: Simulation) => void): void {
+    checkCount('steps(n)', n);
     for (let i = 0; i < n; i++) { this.stepOnce(); if (each) each(this); }
   }
 
   /**
-   * Runs for `duration` simulated seconds: ⌈duration/h⌉ steps. `onProgress` hears how far the run
-   * is, about a hundred times over it; returning `false` from it stops the run there.
+   * Runs for `duration` simulated seconds (default: the model's `duration`): ⌈duration/h⌉ steps.
+   * `onProgress` hears how far the run is, about a hundred times over it; returning `false` from
+   * it stops the run there.
    */
-  run(duration: number, options: RunOptions = {}): RunResult {
-    const n = checkRunLength(duration, this.h, options);
+  run(duration: number | undefined = this.model.settings.duration, options: RunOptions = {}): RunResult {
+    const opts = checkOptions(RunOptionsSchema, options ?? {}, 'run(options)');
+    if (duration === undefined) throw new ModelError('run(duration)', 'give a duration in seconds: the model has none');
+    const n = checkRunLength(duration, this.h, opts), onProgress = opts.onProgress;
     const every = Math.max(1, Math.floor(n / 100));
     for (let i = 1; i <= n; i++) {
       this.stepOnce();
-      if (options.onProgress && (i % every === 0 || i === n)) {
-        if (options.onProgress({ step: i, steps: n, time: this.state.t }) === false) return { steps: i, stopped: true };
+      if (onProgress && (i % every === 0 || i === n)) {
+        if (onProgress({ step: i, steps: n, time: this.state.t }) === false) return { steps: i, stopped: true };
       }
     }
     return { steps: n, stopped: false };
@@ -245,6 +257,13 @@ export class Simulation {
     return h as H;
   }
 
+  /**
+   * Tells the simulation that `state` was written directly (the handles' setters call it): the
+   * energy watch takes the new state as its baseline, instead of reading the change as an
+   * instability.
+   */
+  stateChanged(): void { this.monitor.stateChanged(); }
+
   /** removes every external force and torque applied through the handles */
   clearLoads(): void { this.ws.fs.external.fill(0); }
 
@@ -274,6 +293,7 @@ export class Simulation {
 
   /** stops calling a listener added with `on` */
   off(event: 'warning', listener: WarningListener): this {
+    if (event !== 'warning') throw new ModelError(`off(${JSON.stringify(event)})`, 'the only event is "warning"');
     this.log.remove(listener);
     return this;
   }
@@ -341,13 +361,18 @@ export class Simulation {
   }
 }
 
-/** the options, checked: a wrong or unknown option is a ModelError naming it */
-function checkOptions(options: SimulationOptions): SimulationOptions {
-  const r = OptionsSchema.safeParse(options);
+/**
+ * `options` checked against `schema`, worded as the model loader words a file's problems, with
+ * the path from `at` (`options.step: must be positive (got 0)`); a ModelError otherwise
+ */
+export function checkOptions<T>(schema: z.ZodType<T>, options: unknown, at: string): T {
+  const r = schema.safeParse(options);
   if (r.success) return r.data;
-  const issue = r.error.issues[0]!;
-  const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
-  const path = ['options', ...issue.path.map(String), ...keys.slice(0, 1)].join('.');
-  const detail = keys.length ? `unknown option "${keys[0]}"` : issue.message;
-  throw new ModelError(path, detail);
+  const { path, detail } = describeIssue(r.error.issues[0]!, { raw: options, fromText: false });
+  throw new ModelError([at, ...path].join('.'), detail);
+}
+
+/** a step count: a whole number ≥ 0, or a ModelError naming the call */
+function checkCount(at: string, n: unknown): asserts n is number {
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new ModelError(at, `n must be a whole number ≥ 0 (got ${String(n)})`);
 }

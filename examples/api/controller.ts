@@ -1,5 +1,5 @@
 /**
- * A controller loop: a PD controller holds a hinged arm at 45° against gravity by applying a
+ * A controller loop: a PID controller holds a hinged arm at 45° against gravity by applying a
  * torque at each step, read from the joint's angle and rate. The loop is the user's: read, compute,
  * apply, step. At rest the torque balances the arm's weight, m g (L/2) cos 45°.
  * Run: `npm run build && node dist/examples/api/controller.js`.

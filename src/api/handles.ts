@@ -13,13 +13,29 @@ import { FrameSpring } from '../forces/frameSpring.js';
 import { quatToMat3 } from '../math/quat.js';
 import type { SpringReadout } from '../forces/pathSpring.js';
 
+/** a value given by the user, for a message: `[1, NaN, 0]`, `undefined` */
+function shown(v: unknown): string {
+  return v && typeof v === 'object' && 'length' in v ? `[${Array.from(v as ArrayLike<unknown>).map(String).join(', ')}]` : String(v);
+}
+
 /** a vector given by the user: three finite numbers, or a ModelError naming where it was given */
 function vec(at: string, v: ArrayLike<number> | undefined): Vec3Tuple {
   if (!v || v.length !== 3 || ![0, 1, 2].every((k) => typeof v[k] === 'number' && Number.isFinite(v[k]))) {
-    const shown = v && typeof v === 'object' && 'length' in v ? `[${Array.from(v as ArrayLike<unknown>).map(String).join(', ')}]` : String(v);
-    throw new ModelError(at, `expected three finite numbers [x, y, z], got ${shown}`);
+    throw new ModelError(at, `expected three finite numbers [x, y, z], got ${shown(v)}`);
   }
   return [v[0]!, v[1]!, v[2]!];
+}
+
+/** a velocity for a component: a non-dynamic one stays where it is, so only zero */
+function moving(at: string, dynamic: boolean, v: Vec3Tuple): Vec3Tuple {
+  if (!dynamic && v.some((x) => x !== 0)) throw new ModelError(at, 'a non-dynamic component stays where it is: its velocity must be zero');
+  return v;
+}
+
+/** writes values into q or u at offset o, and tells the simulation that its state changed */
+function writeState(sim: Simulation, target: Float64Array, o: number, values: readonly number[]): void {
+  target.set(values, o);
+  sim.stateChanged();
 }
 
 type Kind = 'body' | 'particle' | 'joint' | 'force';
@@ -75,6 +91,35 @@ export class BodyHandle {
 
   /** the world position of the centre of mass, m */
   get centerOfMass(): Vec3Tuple { return this.worldPoint(this.b.com); }
+
+  /** moves the body frame's origin to p (world, m); see `Simulation.stateChanged` */
+  setPosition(p: ArrayLike<number>): this {
+    writeState(this.sim, this.sim.state.q, this.b.qOffset, vec(`body "${this.name}".setPosition(p)`, p));
+    return this;
+  }
+
+  /** turns the body to the orientation [w, x, y, z] (normalised; body → world) */
+  setOrientation(q: ArrayLike<number>): this {
+    const at = `body "${this.name}".setOrientation(q)`;
+    const n = q && q.length === 4 ? Math.hypot(q[0]!, q[1]!, q[2]!, q[3]!) : NaN;
+    if (!(n > 1e-12) || !Number.isFinite(n)) throw new ModelError(at, `expected a non-zero quaternion [w, x, y, z] of finite numbers, got ${shown(q)}`);
+    writeState(this.sim, this.sim.state.q, this.b.qOffset + 3, [q[0]! / n, q[1]! / n, q[2]! / n, q[3]! / n]);
+    return this;
+  }
+
+  /** sets the world velocity of the body frame's origin (m/s) */
+  setVelocity(v: ArrayLike<number>): this {
+    const at = `body "${this.name}".setVelocity(v)`;
+    writeState(this.sim, this.sim.state.u, this.b.uOffset, moving(at, this.b.dynamic, vec(at, v)));
+    return this;
+  }
+
+  /** sets the angular velocity (rad/s, world axes) */
+  setAngularVelocity(w: ArrayLike<number>): this {
+    const at = `body "${this.name}".setAngularVelocity(w)`;
+    writeState(this.sim, this.sim.state.u, this.b.uOffset + 3, moving(at, this.b.dynamic, vec(at, w)));
+    return this;
+  }
 
   /** the world position of a point given in body coordinates, m */
   worldPoint(local: ArrayLike<number>): Vec3Tuple {
@@ -152,6 +197,19 @@ export class ParticleHandle {
   /** world velocity, m/s */
   get velocity(): Vec3Tuple { const u = this.sim.state.u, o = this.p.uOffset; return [u[o]!, u[o + 1]!, u[o + 2]!]; }
 
+  /** moves the particle to p (world, m); see `Simulation.stateChanged` */
+  setPosition(p: ArrayLike<number>): this {
+    writeState(this.sim, this.sim.state.q, this.p.qOffset, vec(`particle "${this.name}".setPosition(p)`, p));
+    return this;
+  }
+
+  /** sets the particle's velocity (m/s, world) */
+  setVelocity(v: ArrayLike<number>): this {
+    const at = `particle "${this.name}".setVelocity(v)`;
+    writeState(this.sim, this.sim.state.u, this.p.uOffset, moving(at, this.p.dynamic, vec(at, v)));
+    return this;
+  }
+
   /** adds a force f (N, world axes), held until `clearLoads()` (see BodyHandle.applyForce) */
   applyForce(f: ArrayLike<number>): this {
     const at = `particle "${this.name}".applyForce`;
@@ -219,6 +277,18 @@ export class JointHandle {
   }
 }
 
+/** a spring's state, from one evaluation (ForceHandle.readout) */
+export interface SpringState {
+  /** the length over the active segments, m */
+  length: number;
+  /** its rate of lengthening, m/s */
+  rate: number;
+  /** the tension, N (positive pulls the ends together) */
+  tension: number;
+  /** each segment's length, active or passive, in path order, m */
+  segments: number[];
+}
+
 /** a force element of a simulation: its readouts at the current state */
 export class ForceHandle {
   /** its name in the model */
@@ -233,8 +303,7 @@ export class ForceHandle {
     const f = sim.model.forces[fi]!;
     this.name = f.name;
     this.kind = f instanceof PathSpring ? 'spring' : 'frame-spring';
-    const segments = f instanceof PathSpring ? f.n : 0;
-    this.spring = { length: 0, rate: 0, tension: 0, segments: new Float64Array(segments) };
+    this.spring = sim.ws.fs.createSpringReadout(fi) ?? { length: 0, rate: 0, tension: 0, segments: new Float64Array(0) };
   }
 
   private readSpring(what: string): SpringReadout {
@@ -243,6 +312,15 @@ export class ForceHandle {
       throw new ModelError(`force "${this.name}".${what}`, 'a frame spring has no length; read its force and torque');
     }
     return this.spring;
+  }
+
+  /**
+   * all of a spring's readouts from one evaluation (the getters below evaluate once each): length
+   * (m), rate (m/s), tension (N) and each segment's length (m)
+   */
+  readout(): SpringState {
+    const r = this.readSpring('readout()');
+    return { length: r.length, rate: r.rate, tension: r.tension, segments: Array.from(r.segments) };
   }
 
   /** a spring's length (the sum of its active segments), m */

@@ -1,4 +1,5 @@
 /** The options and the result of `Simulation.run`, and the check of a run's length. */
+import * as z from 'zod';
 import { checkStepCount, MAX_STEPS } from '../io/runLength.js';
 
 export { MAX_STEPS } from '../io/runLength.js';
@@ -20,6 +21,12 @@ export interface RunOptions {
   /** the most steps the run may take (default {@link MAX_STEPS}): a longer run is an error, not a hang */
   maxSteps?: number;
 }
+
+/** @internal RunOptions, checked (an unknown option is an error, not ignored) */
+export const RunOptionsSchema = z.strictObject({
+  onProgress: z.custom<RunOptions['onProgress']>((v) => typeof v === 'function', { error: 'expected a function' }).optional(),
+  maxSteps: z.number().positive().optional(),
+});
 
 /** what `Simulation.run` did */
 export interface RunResult {

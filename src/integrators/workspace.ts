@@ -475,6 +475,11 @@ export class Workspace {
     const J = this.fs.jacobianLayout;
     columnsMultiply(out, this.fs.K.values, J.colPtr, this.jacobianEnds, J.rowIdx, x, this.model.nSolve);
   }
+  /** out = D x (KKT layout) */
+  mulD(out: Float64Array, x: Float64Array): void {
+    const J = this.fs.jacobianLayout;
+    columnsMultiply(out, this.fs.D.values, J.colPtr, this.jacobianEnds, J.rowIdx, x, this.model.nSolve);
+  }
   mulM(out: Float64Array, x: Float64Array): void {
     const L = this.fs.layout;
     columnsMultiply(out, this.M.values, L.colPtr, this.fs.split, L.rowIdx, x, this.model.nSolve);

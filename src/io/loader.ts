@@ -123,6 +123,7 @@ function build(file: ModelFile, raw: Record<string, unknown>): Model {
   b.settings.gravity = [...file.gravity];
   b.settings.integrator = file.integrator;
   b.settings.step = file.step;
+  if (file.duration !== undefined) b.settings.duration = file.duration;
   b.settings.stabilization = stabilization(file.stabilization);
   b.settings.geometricStiffness = file.geometricStiffness;
   file.particles.forEach((p, i) => {

@@ -32,7 +32,7 @@ function doc<S extends z.ZodType>(schema: S, description: string, id?: string): 
  * vibrations, h ≈ 1e-10 s) needs it. docs/model-format.md, Limits.
  */
 export const MIN_STEP = 1e-12;
-const STEP_RULE = `below ${MIN_STEP} s a step is lost in the rounding of the time and coordinates`
+export const STEP_RULE = `below ${MIN_STEP} s a step is lost in the rounding of the time and coordinates`
   + ' (docs/model-format.md, Limits)';
 
 /** the rules whose message the loader adds to its wording of a bound (`must be >= 1e-12 (got 1e-300): …`) */

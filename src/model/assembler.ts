@@ -248,7 +248,7 @@ export class ModelAssembler {
     return new Model({
       components: comps, markers: this.markers.slice(), forces, settings: { ...this.settings, gravity: [g[0], g[1], g[2]], stabilization: { ...this.settings.stabilization } },
       nq: this.q.length, nu: this.u.length, q0: Float64Array.from(this.q), u0: Float64Array.from(this.u),
-      constraints: this.constraints.slice(),
+      constraints: this.constraints.slice(), builtinForces: forces.length - this.forces.length,
     });
   }
 }

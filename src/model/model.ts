@@ -148,6 +148,8 @@ export interface ModelSettings {
   integrator: IntegratorName;
   /** step size h, s (default 0.01) */
   step: number;
+  /** how long the model is meant to run, s: `Simulation.run()`'s and `vinculum run`'s default (none by default) */
+  duration?: number;
 }
 
 /** the settings a model has unless it says otherwise */
@@ -200,8 +202,14 @@ export class Model {
   constructor(args: {
     components: Component[]; markers: Marker[]; forces: ForceEffector[]; settings: ModelSettings;
     nq: number; nu: number; q0: Float64Array; u0: Float64Array; constraints?: BilateralConstraint[];
+    /** how many of `forces` come first as built-in effectors (gravity, inertial forces, damping) */
+    builtinForces?: number;
   }) {
     this.components = args.components;
+    this.particles = args.components.filter((c): c is Particle => c.kind === 'particle');
+    this.bodies = args.components.filter((c): c is RigidBody => c.kind === 'body');
+    this.jointNames = (args.constraints ?? []).map((c) => c.name);
+    this.forceNames = args.forces.slice(args.builtinForces ?? 0).map((f) => f.name);
     this.markers = args.markers;
     this.forces = args.forces;
     this.settings = args.settings;
@@ -231,10 +239,14 @@ export class Model {
     applySoftness(this);
   }
 
-  /** the particles */
-  get particles(): Particle[] { return this.components.filter((c): c is Particle => c.kind === 'particle'); }
-  /** the rigid bodies */
-  get bodies(): RigidBody[] { return this.components.filter((c): c is RigidBody => c.kind === 'body'); }
+  /** the particles, in component order */
+  readonly particles: readonly Particle[];
+  /** the rigid bodies, in component order */
+  readonly bodies: readonly RigidBody[];
+  /** the names of the joints and distance constraints (`Simulation.joint`), in model order */
+  readonly jointNames: readonly string[];
+  /** the names of the force elements (`Simulation.force`: springs and frame springs), in model order */
+  readonly forceNames: readonly string[];
 
   /** velocity unknowns of the dynamic components */
   get dof(): number { return this.nSolve; }

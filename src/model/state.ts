@@ -4,6 +4,7 @@
  * future of a run, so restoring one reproduces the run bit for bit.
  */
 import type { Model } from './model.js';
+import { ModelError } from './errors.js';
 
 /** a copy of everything the rest of a run depends on (Simulation.checkpoint) */
 export interface Checkpoint {
@@ -46,7 +47,7 @@ export class State {
 
   /** t, q and u from a checkpoint of the same model */
   restore(c: Checkpoint): void {
-    if (c.q.length !== this.q.length || c.u.length !== this.u.length) throw new Error('checkpoint does not match this model');
+    if (c.q.length !== this.q.length || c.u.length !== this.u.length) throw new ModelError('restore(checkpoint)', 'the checkpoint is of another model');
     this.t = c.t;
     this.step = c.step;
     this.q.set(c.q);

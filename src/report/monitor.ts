@@ -63,6 +63,9 @@ export interface FastestTurn {
   body: string | null;
 }
 
+/** a hard-row violation (m or rad) below which an initial violation counts as closed */
+const SETTLED = 1e-6;
+
 /** raises one warning of a kind */
 export type Warn = (kind: WarningKind, message: string) => void;
 
@@ -88,6 +91,8 @@ export class RunMonitor {
   private readonly gEnd: Float64Array;   // (m) end-of-step violation when the projection did not compute it
   private readonly energy: EnergyWatch;
   private warnedEnergy = false;
+  /** the stabilization is still closing an initial violation (the energy balance waits) */
+  private settling = false;
   private gained: EnergyExcess | null = null;
 
   constructor(private readonly model: Model, private readonly ws: Workspace, private readonly state: State,
@@ -106,6 +111,16 @@ export class RunMonitor {
     this.checkInitialViolation();
     this.checkIgnoredDamping();
     this.checkExplicitStep();
+    this.rebase();
+  }
+
+  /**
+   * the energy balance starts over at the current state, or, while Baumgarte or SPOOK close a
+   * violation of it, once they have
+   */
+  private rebase(): void {
+    const v = this.largestViolation();
+    this.settling = v !== null && v.value > SETTLED && this.ws.cs.stabilization.method !== 'projection';
     this.energy.reset();
   }
 
@@ -126,6 +141,14 @@ export class RunMonitor {
    * times the model's energy scale fails the step; a smaller one is warned of after it.
    */
   checkEnergy(step: number): void {
+    // Baumgarte and SPOOK close an initial violation by adding energy: the balance starts once it is closed
+    if (this.settling) {
+      const v = this.largestViolation();
+      if (!v || v.value > SETTLED) return;
+      this.settling = false;
+      this.energy.reset();
+      return;
+    }
     const e = this.energy.afterStep(this.h, step);
     this.gained = e;
     if (!e || !(e.times > BLOWUP)) return;
@@ -133,7 +156,10 @@ export class RunMonitor {
   }
 
   /** a restored run names only its own fast turns when it diverges */
-  restored(): void { this.firstFastTurn = null; this.energy.reset(); }
+  restored(): void { this.firstFastTurn = null; this.rebase(); }
+
+  /** the state was written from outside a step: the energy balance starts over there */
+  stateChanged(): void { this.rebase(); }
 
   /** for a divergence: the first turn of a body past FAST_TURN since the start or the last restore */
   turnHint(): string {
@@ -215,7 +241,8 @@ export class RunMonitor {
     if (limit === undefined) return;
     const f = highestFrequency(this.model, this.ws, this.state.q, this.state.u);
     if (!f || !(this.h * f.omega > limit)) return;
-    this.warn('stability-limit', `t = 0: the step h = ${this.h.toPrecision(3)} s exceeds ${this.integrator}'s stability limit h·ω < ${limit.toPrecision(3)} on the model's stiffest mode (ω ≈ ${f.omega.toPrecision(3)} rad/s, mostly ${f.component}): the run will likely blow up; the largest stable step is about ${(limit / f.omega).toPrecision(2)} s, or use an implicit integrator`);
+    const mode = f.source === 'stiffness' ? `stiffest mode (ω ≈ ${f.omega.toPrecision(3)} rad/s` : `most damped mode (rate ${f.omega.toPrecision(3)} 1/s`;
+    this.warn('stability-limit', `t = 0: the step h = ${this.h.toPrecision(3)} s exceeds ${this.integrator}'s stability limit h·ω < ${limit.toPrecision(3)} on the model's ${mode}, mostly ${f.component}): the run will likely blow up; the largest stable step is about ${(limit / f.omega).toPrecision(2)} s, or use implicit Euler`);
   }
 
   /** one warning when the energy grows beyond what the loads supplied (stability.ts) */

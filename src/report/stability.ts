@@ -13,8 +13,13 @@ import type { State } from '../model/state.js';
 import type { Workspace } from '../integrators/workspace.js';
 import type { IntegratorName } from '../integrators/names.js';
 
-/** h·ω_max past which an explicit scheme is unstable on an undamped oscillator */
-export const EXPLICIT_LIMITS: Readonly<Partial<Record<IntegratorName, number>>> = { 'symplectic-euler': 2, rk4: 2 * Math.SQRT2 };
+/**
+ * h·ω_max past which an explicit scheme, or Bridson-Marino's explicit elastic half, is unstable on
+ * an undamped oscillator (theory.md §5)
+ */
+export const EXPLICIT_LIMITS: Readonly<Partial<Record<IntegratorName, number>>> = {
+  'symplectic-euler': 2, 'bridson-marino': 2, rk4: 2 * Math.SQRT2,
+};
 
 /** power iterations of the frequency estimate: enough for a warning, cheap next to one step */
 const POWER_ITERATIONS = 60;
@@ -28,38 +33,52 @@ export const ENERGY_CHECK_EVERY = 16;
  */
 export const BLOWUP = 100;
 
-/** the highest natural frequency of the model's stiffness, and the component that moves most in its mode */
+/** the model's fastest rate, and the component that moves most in its mode */
 export interface Frequency {
-  /** ω_max, rad/s (an estimate from above of the constrained system's) */
+  /**
+   * rad/s or 1/s: ω_max = √|λ_max(M⁻¹K)| of the stiffness, or |λ_max(M⁻¹D)| of the damping,
+   * whichever limits the step more (an estimate from below: power iteration approaches the
+   * largest eigenvalue from below)
+   */
   omega: number;
+  /** 'stiffness' or 'damping' */
+  source: 'stiffness' | 'damping';
   /** the component, as `particle "p1"` or `body "arm"` */
   component: string;
 }
 
 /**
- * ω_max² = the largest |λ| of M⁻¹K at (q, u), by power iteration from a fixed start (so the
- * estimate is deterministic); null without stiffness. Constraints only remove modes, so the
- * constrained system's highest frequency is at most this one.
+ * The fastest rate of the model at (q, u): the largest |λ| of M⁻¹K (its square root, a
+ * frequency) and of M⁻¹D (a decay rate), by power iteration from a fixed start (deterministic);
+ * null without either. The explicit schemes' limits are h·ω < c for both on the real and the
+ * imaginary axis alike (c = 2 for symplectic Euler on a pure oscillation or a pure decay; RK4's
+ * 2√2 and 2.79). Constraints only remove modes, so the constrained system is no faster.
  */
 export function highestFrequency(model: Model, ws: Workspace, q: Float64Array, u: Float64Array): Frequency | null {
-  const n = model.nSolve;
-  if (n === 0) return null;
+  if (model.nSolve === 0) return null;
   ws.fs.jacobians(q, u);
-  const x = new Float64Array(model.nKkt), y = new Float64Array(model.nKkt);
+  const k = dominant(model, ws, (y, x) => ws.mulK(y, x)), d = dominant(model, ws, (y, x) => ws.mulD(y, x));
+  const wk = Math.sqrt(k.lambda), wd = d.lambda;
+  if (!(wk > 0) && !(wd > 0)) return null;
+  return wd > wk ? { omega: wd, source: 'damping', component: d.component } : { omega: wk, source: 'stiffness', component: k.component };
+}
+
+/** the largest |λ| of M⁻¹A by power iteration, A given as a product, and its mode's largest component */
+function dominant(model: Model, ws: Workspace, mul: (y: Float64Array, x: Float64Array) => void): { lambda: number; component: string } {
+  const n = model.nSolve, x = new Float64Array(model.nKkt), y = new Float64Array(model.nKkt);
   for (let i = 0; i < n; i++) x[i] = 1 + ((i * 7919) % 13) / 13;
   let lambda = 0;
   for (let it = 0; it < POWER_ITERATIONS; it++) {
     const nx = norm(x, n);
     for (let i = 0; i < n; i++) x[i] = x[i]! / nx;
-    ws.mulK(y, x);
+    mul(y, x);
     ws.massInverse(y, y);
     // a complex pair makes the ratio oscillate: keep the largest of the last iterations
     const ratio = norm(y, n);
     if (it >= POWER_ITERATIONS - 10) lambda = Math.max(lambda, ratio);
     x.set(y.subarray(0, n));
   }
-  if (!(lambda > 0) || !Number.isFinite(lambda)) return null;
-  return { omega: Math.sqrt(lambda), component: largestBlock(model, x) };
+  return { lambda: Number.isFinite(lambda) ? lambda : 0, component: largestBlock(model, x) };
 }
 
 function norm(v: Float64Array, n: number): number {
@@ -99,9 +118,14 @@ export function fastestComponent(model: Model, u: Float64Array): string {
   let best = -1, at = model.components[0]!;
   for (const c of model.components) {
     if (!c.dynamic) continue;
-    let v2 = 0;
-    for (let k = 0; k < 3; k++) v2 += u[c.uOffset + k]! * u[c.uOffset + k]!;
-    if (c.mass * v2 > best) { best = c.mass * v2; at = c; }
+    // m|v|², plus for a body (tr J)|ω|², at least its rotational 2T: rank, not measure
+    let e = 0;
+    for (let k = 0; k < 3; k++) e += c.mass * u[c.uOffset + k]! * u[c.uOffset + k]!;
+    if (c.kind === 'body') {
+      const J = c.inertia, tr = J[0]! + J[4]! + J[8]!;
+      for (let k = 3; k < 6; k++) e += tr * u[c.uOffset + k]! * u[c.uOffset + k]!;
+    }
+    if (e > best) { best = e; at = c; }
   }
   return `${at.kind} "${at.name}"`;
 }
@@ -121,8 +145,17 @@ export class EnergyWatch {
   private work = 0;
   private maxWork = 0;
   private sinceCheck = 0;
+  /**
+   * the smallest scale: 1 µJ per kg of dynamic mass (and 1 µJ without), so that a model at rest
+   * with no energy at all still has one, and rounding-level gains never count
+   */
+  private readonly floor: number;
 
-  constructor(private readonly model: Model, private readonly ws: Workspace, private readonly state: State) {}
+  constructor(private readonly model: Model, private readonly ws: Workspace, private readonly state: State) {
+    let mass = 0;
+    for (const c of model.components) if (c.dynamic) mass += c.mass;
+    this.floor = 1e-6 * Math.max(1, mass);
+  }
 
   /** the balance starts over at the current state (a new simulation, or a restored checkpoint) */
   reset(): void {
@@ -151,7 +184,7 @@ export class EnergyWatch {
     this.sinceCheck = 0;
     const { q } = this.state;
     const energy = this.ws.kineticEnergy(q, u) + this.ws.fs.potentialEnergy(q, u);
-    const excess = energy - this.e0 - this.work, scale = this.scale0 + this.maxWork;
+    const excess = energy - this.e0 - this.work, scale = Math.max(this.scale0 + this.maxWork, this.floor);
     // a non-finite energy is the divergence check's to report
     return excess > scale ? { excess, energy, e0: this.e0, work: this.work, times: excess / scale } : null;
   }

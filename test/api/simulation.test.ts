@@ -113,7 +113,7 @@ describe('Simulation runs', () => {
   });
 
   it('rejects unknown and wrong options instead of ignoring them', () => {
-    expect(() => new Simulation(pendulum(), { h: 0.5 } as never)).toThrow('options.h: unknown option "h"');
+    expect(() => new Simulation(pendulum(), { h: 0.5 } as never)).toThrow('options.h: unknown field "h"');
     expect(() => new Simulation(pendulum(), { integrator: 'euler' as never })).toThrow(/^options\.integrator: /);
     expect(() => new Simulation(pendulum(), { step: 0 })).toThrow(/^options\.step: /);
   });
@@ -156,5 +156,47 @@ describe('Simulation runs', () => {
     expect(heard.map((w) => w.kind)).toContain('redundancy');
     expect(sim.warnings).toEqual(sim.warningLog.map((w) => w.message));
     expect(heard[0]!.step).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('Simulation API details', () => {
+  it('sets a body\'s pose and velocities through its handle, and the energy watch takes the new state', () => {
+    const sim = new Simulation(pendulum());
+    sim.step(10);
+    const bar = sim.body('bar');
+    // a kick of 20 rad/s about the hinge axis: a large energy change, not an instability
+    bar.setAngularVelocity([0, 20, 0]).setVelocity([0, 0, -10]);
+    sim.step(100);
+    expect(sim.warningLog.filter((w) => w.kind === 'instability')).toEqual([]);
+    bar.setPosition([0.5, 0, 0]).setOrientation([2, 0, 0, 0]);
+    expect(bar.orientation).toEqual([1, 0, 0, 0]);
+    expect(() => bar.setOrientation([0, 0, 0, 0])).toThrow('body "bar".setOrientation(q): expected a non-zero quaternion');
+  });
+
+  it('runs for the model\'s duration by default, and checks run options', () => {
+    const model = new ModelBuilder({ step: 0.01, duration: 0.05 })
+      .addParticle({ name: 'p', mass: 1, position: [0, 0, 0] }).build();
+    const sim = new Simulation(model);
+    expect(sim.run()).toEqual({ steps: 5, stopped: false });
+    expect(() => sim.run(1, { onprogress: () => undefined } as never)).toThrow('run(options).onprogress: unknown field "onprogress"');
+    expect(() => sim.run(1, { onProgress: 5 } as never)).toThrow(/^run\(options\)\.onProgress: /);
+    expect(() => new Simulation(pendulum()).run()).toThrow('run(duration): give a duration in seconds: the model has none');
+  });
+
+  it('lists names, and rejects what is not a Model', () => {
+    const model = new ModelBuilder({ gravity: [0, 0, 0] })
+      .addParticle({ name: 'a', mass: 1, position: [0, 0, 0], dynamic: false })
+      .addParticle({ name: 'b', mass: 1, position: [1, 0, 0] })
+      .addForce({ type: 'axial-spring', name: 's', points: ['a', 'b'], stiffness: 10, restLength: 0.5 })
+      .addJoint({ type: 'distance', name: 'd', points: ['a', 'b'] })
+      .build();
+    expect(model.forceNames).toEqual(['s']);
+    expect(model.jointNames).toEqual(['d']);
+    const sim = new Simulation(model, { step: 0.002 });
+    expect(sim.timestep).toBe(0.002);
+    expect(sim.force('s').readout()).toEqual({ length: 1, rate: 0, tension: 5, segments: [1] });
+    expect(() => new Simulation({ version: 1 } as never)).toThrow('new Simulation(model): expected a Model');
+    expect(() => sim.step(1.5)).toThrow('step(n): n must be a whole number ≥ 0 (got 1.5)');
+    expect(() => sim.steps(-3)).toThrow('steps(n): n must be a whole number ≥ 0 (got -3)');
   });
 });

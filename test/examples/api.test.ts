@@ -18,7 +18,7 @@ describe('examples/api', () => {
     for (let i = 0; i < force.length; i++) expect(force[i]! / weight[i]!).toBeCloseTo(1, 4);
   });
 
-  it('controller.ts: the PD loop holds the arm at 45° with the torque gravity asks for', () => {
+  it('controller.ts: the PID loop holds the arm at 45° with the torque gravity asks for', () => {
     const { angle, torque, gravityTorque } = controller(quiet);
     expect(angle).toBeCloseTo(Math.PI / 4, 4);
     expect(torque / gravityTorque).toBeCloseTo(1, 3);

@@ -91,3 +91,26 @@ describe('the inertia check', () => {
     new Simulation(model, { step: 0.01 }).step();
   });
 });
+
+describe('no false alarms', () => {
+  it('Baumgarte closing an initial violation adds energy without an instability', () => {
+    // a particle at rest 2 m out on a 1 m distance joint, no gravity: the stabilization pulls it in
+    for (const method of ['baumgarte', 'spook'] as const) {
+      const sim = new Simulation(parseModel({
+        version: 1, gravity: [0, 0, 0], stabilization: { method },
+        particles: [{ name: 'p', mass: 1, position: [2, 0, 0] }],
+        joints: [{ type: 'distance', name: 'd', points: [['world', [0, 0, 0]], 'p'], length: 1 }],
+      }));
+      sim.run(2);
+      expect(sim.warningLog.map((w) => w.kind)).toEqual(['initial-violation']);
+    }
+  });
+
+  it('warns of a damper too fast for symplectic Euler (rate c/m past 2/h)', () => {
+    const damped = (c: number) => new ModelBuilder({ gravity: [0, 0, 0], integrator: 'symplectic-euler', step: 0.01 })
+      .addParticle({ name: 'p', mass: 1, position: [0, 0, 0], velocity: [1, 0, 0], damping: c }).build();
+    expect(new Simulation(damped(100)).warnings).toEqual([]);
+    const fast = new Simulation(damped(1000));
+    expect(fast.warnings[0]).toMatch(/^t = 0: the step h = 0\.0100 s exceeds symplectic-euler's stability limit h·ω < 2\.00 on the model's most damped mode \(rate 1\.00e\+3 1\/s, mostly particle "p"\)/);
+  });
+});
