@@ -11,8 +11,8 @@
  * constraint rows; the velocity layout (length nu) holds all components. Everything is
  * preallocated here; one per simulation.
  */
+import * as stepFailure from './stepFailure.js';
 import type { Model } from '../model/model.js';
-import { NonFiniteError } from '../model/errors.js';
 import { ForceSystem } from '../assembly/forceSystem.js';
 import { ConstraintSystem } from '../assembly/constraintSystem.js';
 import { BlockMatrix, columnsMultiply } from '../assembly/blockSparse.js';
@@ -281,7 +281,7 @@ export class Workspace {
       this.lastInertia = msg;
       // a zero or non-finite pivot: the step cannot be solved; name the component
       const at = this.solver.failedAt;
-      if (at >= 0) this.reportPivot(at);
+      if (at >= 0) stepFailure.pivot(this, at);
       // a pivot of the wrong sign in a symmetric step matrix: it is not quasi-definite and the
       // step's energy is no longer bounded (theory.md §6; a 50×50 cloth at h = 10 ms that steps
       // on from there reaches 3e8 J twenty steps later): a failed step, not a result. A
@@ -289,8 +289,8 @@ export class Workspace {
       // the preconditioner: a 200-link chain steps on with joints that hold. Its first such step
       // is warned of, and the energy watch fails the steps that blow up (report/stability.ts)
       const wrong = this.solver.firstWrongPivot(n);
-      if (wrong >= 0 && this.solver.symmetric) this.reportInertia(wrong, msg);
-      this.firstIndefinite ??= wrong >= 0 ? `${this.ownerOf(wrong)} (${msg})` : msg;
+      if (wrong >= 0 && this.solver.symmetric) stepFailure.inertia(this, wrong, msg);
+      this.firstIndefinite ??= wrong >= 0 ? `${stepFailure.ownerOf(this, wrong)} (${msg})` : msg;
     }
     // handled here (recorded or regularized): only the tentative case above is the caller's
     return true;
@@ -314,7 +314,7 @@ export class Workspace {
    * its own convergence; a non-finite result is reported like in `solveWith`.
    */
   solveDirect(rhs: Float64Array, x: Float64Array): void {
-    if (!this.solver.solveDirect(rhs, x)) this.reportNonFinite(rhs);
+    if (!this.solver.solveDirect(rhs, x)) stepFailure.nonFinite(this, rhs);
   }
 
   /**
@@ -324,59 +324,13 @@ export class Workspace {
    */
   solveWith(rhs: Float64Array, x: Float64Array, tol?: number): SolveReport {
     const rep = this.solver.solve(rhs, x, tol);
-    if (!Number.isFinite(rep.residual)) this.reportNonFinite(rhs);
+    if (!Number.isFinite(rep.residual)) stepFailure.nonFinite(this, rhs);
     // a loose solve (tol given) sits inside an iteration that checks its own convergence
     if (tol === undefined) {
       if (rep.residual > this.maxResidual) this.maxResidual = rep.residual;
       if (!rep.converged) this.unconverged++;
     }
     return rep;
-  }
-
-  /** throws a NonFiniteError naming the component (or constraint) of KKT index `at` (a failed pivot) */
-  private reportPivot(at: number): never {
-    if (at >= this.model.nSolve) throw new NonFiniteError(this.ownerOf(at), 'its rows could not be factored (non-finite or inconsistent)');
-    const finite = this.stepMatrix().every(Number.isFinite);
-    throw new NonFiniteError(this.ownerOf(at), finite ? 'the step matrix is singular at this component' : 'its stiffness or damping became non-finite');
-  }
-
-  /** throws a NonFiniteError naming the component or constraint of KKT index `at`, whose pivot has the wrong sign */
-  private reportInertia(at: number, msg: string): never {
-    if (at >= this.model.nSolve) {
-      throw new NonFiniteError(this.ownerOf(at), `the step matrix is not quasi-definite at its rows (${msg}): the constraints are inconsistent or the step is too large`);
-    }
-    throw new NonFiniteError(this.ownerOf(at), `the step matrix is not positive definite at this component (${msg}): its stiffness is too large for the step (a smaller step helps)`);
-  }
-
-  /**
-   * throws a NonFiniteError for the first component or constraint whose force, row or step-matrix
-   * column is not finite; when every input is finite (the solve overflowed), for the one whose
-   * values are largest, which went out of range first
-   */
-  private reportNonFinite(rhs: Float64Array): never {
-    const L = this.fs.layout, A = this.stepMatrix(), n = this.model.nSolve;
-    let big = 0, at = 0;
-    for (let k = 0; k < L.n; k++) {
-      const r = rhs[k]!;
-      if (!Number.isFinite(r)) throw new NonFiniteError(this.ownerOf(k), k < n ? 'its force became non-finite' : 'its constraint rows became non-finite');
-      if (Math.abs(r) > big) { big = Math.abs(r); at = k; }
-      for (let p = L.colPtr[k]!; p < L.colPtr[k + 1]!; p++) {
-        const a = A[p]!;
-        if (!Number.isFinite(a)) throw new NonFiniteError(this.ownerOf(k), k < n ? 'its stiffness or damping became non-finite' : 'its Jacobian or compliance became non-finite');
-        if (Math.abs(a) > big) { big = Math.abs(a); at = k; }
-      }
-    }
-    throw new NonFiniteError(this.ownerOf(at), `its forces or stiffness reach ${big.toExponential(2)}, the largest in the step matrix: the linear solve overflowed to a non-finite result`);
-  }
-
-  /** `body "arm"`, `particle "p"` or `constraint "knee"`: the owner of KKT index k */
-  private ownerOf(k: number): string {
-    const m = this.model;
-    if (k >= m.nSolve) return `constraint "${m.constraints[this.cs.rowOwner(k - m.nSolve).constraint]!.name}"`;
-    let b = 0;
-    while (b + 1 < m.blockComponent.length && m.blockStart[b + 1]! <= k) b++;
-    const c = m.components[m.blockComponent[b]!]!;
-    return `${c.kind} "${c.name}"`;
   }
 
   /**
