@@ -11,17 +11,19 @@
  * `rows`.
  *
  * One per simulation: it holds every constraint's scratch (`BilateralConstraint.createScratch`,
- * their Float64 numbers packed back to back in one pool, in model order) and the joints' batch,
- * and answers the readouts (coordinates, rates, reactions) from them. The constraints themselves
- * are never written, so two simulations of one model share them safely.
+ * their Float64 numbers packed back to back in one pool, in model order) and the joints' batch;
+ * the readouts (coordinates, rates, reactions) are answered from them by `readouts`
+ * (./constraintReadouts.ts), with delegates here. The constraints themselves are never written,
+ * so two simulations of one model share them safely.
  */
 import { resolveStabilization, type Model, type ResolvedStabilization } from '../model/model.js';
 import type { ConstraintContext, GeometricStiffnessTerm } from '../constraints/constraint.js';
 import type { BlockPattern, BlockMatrix, BlockLayout } from './blockSparse.js';
 import { KeptBlocks } from './keptBlocks.js';
 import { JointBatch } from '../constraints/jointBatch.js';
-import { Joint, GIMBAL_SINGULAR_TOL, type JointScratch } from '../constraints/joint.js';
-import { constraintWrench, WrenchScratch } from '../constraints/report.js';
+import { GIMBAL_SINGULAR_TOL } from '../constraints/joint.js';
+import { ConstraintReadouts } from './constraintReadouts.js';
+import { constraintScratch, rowParameters, sideTables } from './constraintTables.js';
 import { Kinematics } from '../model/kinematics.js';
 
 export class ConstraintSystem {
@@ -38,7 +40,6 @@ export class ConstraintSystem {
   private readonly beta: Float64Array;  // (m) each row's damping β
   private readonly allHard: Uint8Array;   // (constraints) 1 when every row of the constraint is hard
   private readonly sideCols: Int32Array;  // (2 · constraints) columns of each side's Jacobian block (3 or 6)
-  private readonly sideU: Int32Array;     // (2 · constraints) offset of each side's component in u
   private readonly sideSolve: Int32Array; // (2 · constraints) first solve index of each side's block, −1 if not dynamic
   private readonly keepAt: Int32Array;    // (2 · constraints) offset of each side's Jacobian block in Gkeep
   private readonly kept: KeptBlocks;      // those blocks and their product G u
@@ -67,78 +68,37 @@ export class ConstraintSystem {
 
   /** the workspace's body caches (shared with its force stage), which the readouts update to their q */
   readonly kin: Kinematics;
-  private readonly wrenchScratch = new WrenchScratch();
   /** each constraint's scratch, in model order (its Float64 numbers in one pool) */
   private readonly scratch: unknown[];
-  // the readouts' contexts: the last one, rebuilt only when q or u is another array
-  private readCtx: ConstraintContext;
+  /** the readouts (coordinates, rates, reactions), answered in that scratch */
+  readonly readouts: ConstraintReadouts;
 
   /** `kin`: the workspace's body caches, shared with its ForceSystem (made here when not given) */
   constructor(readonly model: Model, kin?: Kinematics) {
     this.kin = kin ?? new Kinematics(model);
-    this.readCtx = { model, q: model.initialQ, u: model.initialU, kin: this.kin };
-    // the constraints' scratch, their numbers back to back in one pool (queries, reports and the
-    // geometric stiffness walk it in model order)
-    const sizes = model.constraints.map((c) => c.scratchSize), pool = new Float64Array(sizes.reduce((a, b) => a + b, 0));
-    let at = 0;
-    this.scratch = model.constraints.map((c, ci) => {
-      const p = pool.subarray(at, at + sizes[ci]!);
-      at += sizes[ci]!;
-      return c.createScratch(p);
-    });
+    this.scratch = constraintScratch(model);
+    this.readouts = new ConstraintReadouts(model, this.kin, this.scratch);
     this.m = model.nRows;
     this.n = model.nSolve;
     this.stabilization = resolveStabilization(model.settings.stabilization);
     const m = this.m;
     this.g = new Float64Array(m); this.kappa = new Float64Array(m);
     this.R = new Float64Array(m); this.target = new Float64Array(m); this.lambda = new Float64Array(m);
-    this.hard = new Uint8Array(m);
-    this.alpha = new Float64Array(m);
-    this.beta = new Float64Array(m);
     this.lambdaForce = new Float64Array(m);
     this.gK = new Float64Array(m);
     this.nb0 = model.blockComponent.length;
-    model.constraints.forEach((c, ci) => {
-      for (let r = 0; r < c.rows; r++) {
-        const i = model.rowStart[ci]! + r;
-        this.hard[i] = c.compliance[r]! > 0 ? 0 : 1;
-        this.alpha[i] = c.compliance[r]!;
-        this.beta[i] = c.damping[r]!;
-      }
-    });
+    const rows = rowParameters(model);
+    this.hard = rows.hard; this.alpha = rows.alpha; this.beta = rows.beta;
     this.hasHardRows = this.hard.some((x) => x === 1);
     this.hasCompliantRows = this.hard.some((x) => x === 0);
-    // per constraint side: columns, offset in u, first solve index (−1 when not dynamic); all rows hard
-    const nc = model.constraints.length, comps = model.components;
-    this.sideCols = new Int32Array(2 * nc);
-    this.sideU = new Int32Array(2 * nc);
-    this.sideSolve = new Int32Array(2 * nc).fill(-1);
-    this.keepAt = new Int32Array(2 * nc);
-    this.allHard = new Uint8Array(nc);
-    let keep = 0;
-    model.constraints.forEach((c, ci) => {
-      c.components.forEach((ix, k) => {
-        const comp = comps[ix]!;
-        this.sideCols[2 * ci + k] = comp.kind === 'particle' ? 3 : 6;
-        this.keepAt[2 * ci + k] = keep;
-        keep += c.rows * this.sideCols[2 * ci + k]!;
-        this.sideU[2 * ci + k] = comp.uOffset;
-        if (comp.block >= 0) this.sideSolve[2 * ci + k] = model.blockStart[comp.block]!;
-      });
-      let all = 1;
-      for (let r = 0; r < c.rows; r++) if (!this.hard[model.rowStart[ci]! + r]) all = 0;
-      this.allHard[ci] = all;
-    });
-    // the blocks in constraint order, sides in order: (r0, rows, cols, uOffset, offset in Gkeep)
-    const table: number[] = [];
-    model.constraints.forEach((c, ci) => {
-      for (let k = 0; k < c.components.length; k++) table.push(model.rowStart[ci]!, c.rows, this.sideCols[2 * ci + k]!, this.sideU[2 * ci + k]!, this.keepAt[2 * ci + k]!);
-    });
-    this.kept = new KeptBlocks(m, model.nu, Int32Array.from(table), keep);
+    const sides = sideTables(model, this.hard);
+    this.sideCols = sides.sideCols; this.sideSolve = sides.sideSolve;
+    this.keepAt = sides.keepAt; this.allHard = sides.allHard;
+    this.kept = new KeptBlocks(m, model.nu, sides.table, sides.keep);
     this.Gkeep = this.kept.G;
     this.Gu = this.kept.Gu;
     this.joints = new JointBatch(model.constraints, model.rowStart, this.keepAt);
-    const batched = new Uint8Array(nc);
+    const batched = new Uint8Array(model.constraints.length);
     for (const ci of this.joints.constraints) batched[ci] = 1;
     this.others = Int32Array.from(Array.from(batched.keys()).filter((ci) => batched[ci] === 0));
   }
@@ -224,78 +184,89 @@ export class ConstraintSystem {
    * `withBias` false skips κ (the projection needs g, G and G u only).
    */
   evaluate(ctx: ConstraintContext, Gm: BlockMatrix, hardOnly = false, fc: Float64Array | null = null, withBias = true): void {
-    const cons = this.model.constraints, u = ctx.u, rowStart = this.model.rowStart, others = this.others, scratch = this.scratch;
     const kappa = withBias ? this.kappa : null;
     // the same positions as the last evaluation into this Gm, in a mode that assembled the same
     // Gm (the projection's last evaluation, then the next step's under the first-order schemes):
     // G is assembled and kept already; only g, κ and G u are new
     if (fc === null && Gm === this.evalGm && ctx.kin === this.evalKin && ctx.kin.generation === this.evalGen
       && (hardOnly === this.evalHardOnly || !this.hasCompliantRows)) {
-      this.joints.evaluate(ctx, this.g, kappa, null);
-      for (let i = 0; i < others.length; i++) {
-        const ci = others[i]!, c = cons[ci]!, r0 = rowStart[ci]!, s = scratch[ci];
-        c.violation(ctx, this.g, r0, s);
-        if (kappa) c.bias(ctx, kappa, r0, s);
-      }
-      this.kept.multiply(u);
+      this.values(ctx, kappa, false);
+      this.kept.multiply(ctx.u);
       return;
     }
     this.evalGm = Gm; this.evalKin = ctx.kin; this.evalGen = ctx.kin.generation; this.evalHardOnly = hardOnly;
     this.check(Gm);
-    const Gk = this.Gkeep;
-    // g, κ and the Jacobian blocks, kept for G u now and for a later evaluation at the same
-    // positions: the joints in one pass (straight into Gk), the other constraints one by one
-    this.joints.evaluate(ctx, this.g, kappa, Gk);
-    for (let i = 0; i < others.length; i++) {
-      const ci = others[i]!, c = cons[ci]!, r0 = rowStart[ci]!, rows = c.rows, nk = c.components.length, s = scratch[ci];
-      c.violation(ctx, this.g, r0, s);
-      if (kappa) c.bias(ctx, kappa, r0, s);
-      const blocks = c.jacobian(ctx, s);
-      for (let k = 0; k < nk; k++) {
-        const G = blocks[k]!, o = this.keepAt[2 * ci + k]!, len = rows * this.sideCols[2 * ci + k]!;
-        for (let t = 0; t < len; t++) Gk[o + t] = G[t]!;
-      }
-    }
-    this.kept.multiply(u);
+    this.values(ctx, kappa, true);
+    this.kept.multiply(ctx.u);
     // constraints with compliant rows block by block (whole, or hard rows only and the compliant
     // ones as forces, which need G u); the others go into Gm whole by the scatter below
-    if (this.hasCompliantRows) {
-      for (let ci = 0; ci < cons.length; ci++) {
-        if (this.allHard[ci] === 1) continue;
-        const c = cons[ci]!, r0 = rowStart[ci]!, rows = c.rows, nk = c.components.length;
-        for (let k = 0; k < nk; k++) {
-          const cols = this.sideCols[2 * ci + k]!, o = this.keepAt[2 * ci + k]!;
-          const s = this.slotCB[2 * ci + k]!;
-          if (s < 0) continue;
-          if (!hardOnly) {
-            Gm.setDense(s, Gk, rows, cols, o);
-            Gm.setDenseTransposed(this.slotBC[2 * ci + k]!, Gk, rows, cols, o);
-            continue;
-          }
-          // hard rows only; compliant rows as forces
-          const sb = this.slotBC[2 * ci + k]!, bo = this.sideSolve[2 * ci + k]!;
-          for (let r = 0; r < rows; r++) {
-            const i = r0 + r;
-            // compliant rows are zero in Gm
-            const hard = this.hard[i] === 1;
-            for (let j = 0; j < cols; j++) { const x = hard ? Gk[o + r * cols + j]! : 0; Gm.setEntry(s, r, j, x); Gm.setEntry(sb, j, r, x); }
-            if (!hard && fc) {
-              const lam = -(this.g[i]! + this.beta[i]! * this.Gu[i]!) / this.alpha[i]!;
-              this.lambdaForce[i] = lam;
-              for (let j = 0; j < cols; j++) fc[bo + j] = fc[bo + j]! + Gk[o + r * cols + j]! * lam;
-            }
-          }
-        }
-      }
-    }
+    if (this.hasCompliantRows) this.assembleCompliant(Gm, hardOnly, fc);
     // the hard constraints' G and Gᵀ entries into Gm, in one pass over the kept blocks
-    const v = Gm.values, dG = this.scatterG, dGT = this.scatterGT;
+    const Gk = this.Gkeep, v = Gm.values, dG = this.scatterG, dGT = this.scatterGT;
     for (let t = 0; t < Gk.length; t++) {
       const d = dG[t]!;
       if (d < 0) continue;
       const x = Gk[t]!;
       v[d] = x;
       v[dGT[t]!] = x;
+    }
+  }
+
+  /**
+   * g and (unless kappa is null) κ at ctx; with `blocks`, the Jacobian blocks too, kept for G u
+   * now and for a later evaluation at the same positions: the joints in one pass (straight into
+   * the kept blocks), the other constraints one by one
+   */
+  private values(ctx: ConstraintContext, kappa: Float64Array | null, blocks: boolean): void {
+    const cons = this.model.constraints, rowStart = this.model.rowStart, others = this.others;
+    const scratch = this.scratch, Gk = this.Gkeep;
+    this.joints.evaluate(ctx, this.g, kappa, blocks ? Gk : null);
+    for (let i = 0; i < others.length; i++) {
+      const ci = others[i]!, c = cons[ci]!, r0 = rowStart[ci]!, s = scratch[ci];
+      c.violation(ctx, this.g, r0, s);
+      if (kappa) c.bias(ctx, kappa, r0, s);
+      if (!blocks) continue;
+      const G = c.jacobian(ctx, s), rows = c.rows;
+      for (let k = 0; k < c.components.length; k++) {
+        const Gb = G[k]!, o = this.keepAt[2 * ci + k]!, len = rows * this.sideCols[2 * ci + k]!;
+        for (let t = 0; t < len; t++) Gk[o + t] = Gb[t]!;
+      }
+    }
+  }
+
+  /**
+   * the kept blocks of the constraints with compliant rows into Gm: whole, or with `hardOnly`
+   * the hard rows only, the compliant ones zero in Gm and, when fc is given, applied as the
+   * forces Gᵀλ, λ = −(g + β ġ)/α, added to fc (after G u is formed: ġ = G u)
+   */
+  private assembleCompliant(Gm: BlockMatrix, hardOnly: boolean, fc: Float64Array | null): void {
+    const cons = this.model.constraints, rowStart = this.model.rowStart, Gk = this.Gkeep;
+    for (let ci = 0; ci < cons.length; ci++) {
+      if (this.allHard[ci] === 1) continue;
+      const c = cons[ci]!, r0 = rowStart[ci]!, rows = c.rows, nk = c.components.length;
+      for (let k = 0; k < nk; k++) {
+        const cols = this.sideCols[2 * ci + k]!, o = this.keepAt[2 * ci + k]!;
+        const s = this.slotCB[2 * ci + k]!;
+        if (s < 0) continue;
+        if (!hardOnly) {
+          Gm.setDense(s, Gk, rows, cols, o);
+          Gm.setDenseTransposed(this.slotBC[2 * ci + k]!, Gk, rows, cols, o);
+          continue;
+        }
+        const sb = this.slotBC[2 * ci + k]!, bo = this.sideSolve[2 * ci + k]!;
+        for (let r = 0; r < rows; r++) {
+          const i = r0 + r, hard = this.hard[i] === 1;
+          for (let j = 0; j < cols; j++) {
+            const x = hard ? Gk[o + r * cols + j]! : 0;
+            Gm.setEntry(s, r, j, x);
+            Gm.setEntry(sb, j, r, x);
+          }
+          if (hard || !fc) continue;
+          const lam = -(this.g[i]! + this.beta[i]! * this.Gu[i]!) / this.alpha[i]!;
+          this.lambdaForce[i] = lam;
+          for (let j = 0; j < cols; j++) fc[bo + j] = fc[bo + j]! + Gk[o + r * cols + j]! * lam;
+        }
+      }
     }
   }
 
@@ -443,36 +414,18 @@ export class ConstraintSystem {
     return this.model.constraints[ci]!.geometricStiffness?.(pattern, this.scratch[ci]) ?? null;
   }
 
-  /** a context at (q, u) for the readouts, with the body caches updated to q */
-  private context(q: Float64Array, u: Float64Array): ConstraintContext {
-    if (this.readCtx.q !== q || this.readCtx.u !== u) this.readCtx = { model: this.model, q, u, kin: this.kin };
-    this.kin.update(q);
-    return this.readCtx;
-  }
-
-  /** constraint ci as a joint, or null */
-  private joint(ci: number): Joint | null {
-    const c = this.model.constraints[ci];
-    return c instanceof Joint ? c : null;
-  }
-
   /**
    * The coordinates of joint ci (its `coordinateNames`, m and rad) at q into out[0 …]; returns
    * their number (0, out untouched, when constraint ci is not a joint). u is not read.
+   * (ConstraintReadouts.jointCoordinates)
    */
   jointCoordinates(ci: number, q: Float64Array, u: Float64Array, out: Float64Array): number {
-    const j = this.joint(ci);
-    if (!j) return 0;
-    j.coordinates(this.context(q, u), out, 0, this.scratch[ci] as JointScratch);
-    return j.coordinateNames.length;
+    return this.readouts.jointCoordinates(ci, q, u, out);
   }
 
   /** the rates of those coordinates at (q, u) into out[0 …] (finite everywhere); returns their number */
   jointRates(ci: number, q: Float64Array, u: Float64Array, out: Float64Array): number {
-    const j = this.joint(ci);
-    if (!j) return 0;
-    j.coordinateRates(this.context(q, u), out, 0, this.scratch[ci] as JointScratch);
-    return j.coordinateNames.length;
+    return this.readouts.jointRates(ci, q, u, out);
   }
 
   /**
@@ -480,8 +433,7 @@ export class ConstraintSystem {
    * degenerate angle or universal map: Joint.isSingular); false for other constraints
    */
   isSingular(ci: number, q: Float64Array, u: Float64Array, tol = GIMBAL_SINGULAR_TOL): boolean {
-    const j = this.joint(ci);
-    return j ? j.isSingular(this.context(q, u), this.scratch[ci] as JointScratch, tol) : false;
+    return this.readouts.isSingular(ci, q, u, tol);
   }
 
   /**
@@ -491,6 +443,6 @@ export class ConstraintSystem {
    * point), world axes (the reaction on the world when side A is the world; constraints/report.ts)
    */
   reaction(ci: number, q: Float64Array, u: Float64Array, lambda: Float64Array, out: Float64Array): Float64Array {
-    return constraintWrench(this.model, this.context(q, u), lambda, ci, this.scratch[ci], out, this.wrenchScratch);
+    return this.readouts.reaction(ci, q, u, lambda, out);
   }
 }

@@ -10,7 +10,7 @@ import type { Model } from '../model/model.js';
 import { Kinematics } from '../model/kinematics.js';
 import { PointMap } from '../forces/pointMap.js';
 import { BlockPattern, BlockMatrix, type BlockLayout } from './blockSparse.js';
-import type { ForceContext } from '../forces/force.js';
+import type { ForceContext, ForceEffector } from '../forces/force.js';
 import { PathSpring, type PathSpringScratch, type SpringReadout } from '../forces/pathSpring.js';
 import { FrameSpring, type FrameSpringScratch, type FrameSpringReadout } from '../forces/frameSpring.js';
 
@@ -53,6 +53,12 @@ export class ForceSystem {
   private readonly scratch: unknown[];
   private ctx: ForceContext;
   private ctx2: ForceContext;
+  /**
+   * (forces) the components whose positions each readable force (a path or frame spring) reads,
+   * null for the others: its readout brings only those body caches up to date (O(1), not O(nq);
+   * src/model/kinematics.ts, freshness)
+   */
+  private readonly reads: (Int32Array | null)[];
 
   /**
    * `register` adds further blocks (the constraint rows) before the pattern is built; `kin`, the
@@ -84,18 +90,30 @@ export class ForceSystem {
     this.external = new Float64Array(model.nu);
     this.ctx = { model, q: model.initialQ, u: model.initialU, kin: this.kin, pm: this.pm };
     this.ctx2 = this.ctx;
+    this.reads = model.forces.map(readComponents);
   }
 
   /** points the evaluation at (q, u) and refreshes the body caches */
   bind(q: Float64Array, u: Float64Array): ForceContext {
+    this.kin.update(q);
+    return this.context(q, u);
+  }
+
+  /** a context at (q, u), reused when the arrays are the same */
+  private context(q: Float64Array, u: Float64Array): ForceContext {
     // keep two contexts (the step's state and the second-order schemes' midpoint): no allocation
     if (this.ctx.q !== q || this.ctx.u !== u) {
       const other = this.ctx2;
       this.ctx2 = this.ctx;
       this.ctx = other.q === q && other.u === u ? other : { model: this.model, q, u, kin: this.kin, pm: this.pm };
     }
-    this.kin.update(q);
     return this.ctx;
+  }
+
+  /** a context at (q, u) with the body caches of readable force i's components up to date with q */
+  private readContext(i: number, q: Float64Array, u: Float64Array): ForceContext {
+    this.kin.updateComponents(q, this.reads[i]!);
+    return this.context(q, u);
   }
 
   /** f ← f(q, u) + the external loads */
@@ -144,7 +162,7 @@ export class ForceSystem {
   springReadout(forceIndex: number, q: Float64Array, u: Float64Array, out: SpringReadout): boolean {
     const f = this.model.forces[forceIndex];
     if (!(f instanceof PathSpring)) return false;
-    f.readout(this.bind(q, u), this.scratch[forceIndex] as PathSpringScratch, out);
+    f.readout(this.readContext(forceIndex, q, u), this.scratch[forceIndex] as PathSpringScratch, out);
     return true;
   }
 
@@ -156,7 +174,18 @@ export class ForceSystem {
   frameSpringReadout(forceIndex: number, q: Float64Array, u: Float64Array, out: FrameSpringReadout): boolean {
     const f = this.model.forces[forceIndex];
     if (!(f instanceof FrameSpring)) return false;
-    f.readout(this.bind(q, u), this.scratch[forceIndex] as FrameSpringScratch, out);
+    f.readout(this.readContext(forceIndex, q, u), this.scratch[forceIndex] as FrameSpringScratch, out);
     return true;
   }
+}
+
+/** the components a readable force's readout reads (its points', its bodies'), null for other forces */
+function readComponents(f: ForceEffector): Int32Array | null {
+  if (f instanceof PathSpring) {
+    return Int32Array.from(f.points.filter((p) => p.component >= 0), (p) => p.component);
+  }
+  if (f instanceof FrameSpring) {
+    return Int32Array.from([f.bodyA, f.bodyB].filter((b) => b !== null), (b) => b.index);
+  }
+  return null;
 }

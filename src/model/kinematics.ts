@@ -2,6 +2,15 @@
  * Per-evaluation kinematic cache of the rigid bodies: rotation R_WB, the centre of mass
  * offset c_W = R_WB c_B and the world inertia about the centre of mass J_W = R_WB J_B R_WBᵀ.
  * Also the evaluation of point positions and velocities. Owned by one simulation.
+ *
+ * Freshness: `qSeen` holds, component by component, the positions the caches were computed at.
+ * `update(q)` compares all of q with it (the step's path: O(nq), as the step's own work is);
+ * `updateComponents(q, list)` compares only the listed components' entries (a readout's path:
+ * O(1) per joint or spring). Both write qSeen and advance `generation` exactly when a compared
+ * entry differs, and refresh the caches of the components they wrote. So, whatever path wrote
+ * q (a step, a restore, a user writing the state's array in place), a consumer that updates the
+ * components it reads before reading them sees caches computed from q's current values there;
+ * no write path needs to announce itself.
  */
 import type { Model } from './model.js';
 import { type PointRef, POINT_PARTICLE, POINT_BODY } from './points.js';
@@ -27,6 +36,9 @@ export class Kinematics {
   private readonly JBd: Float64Array;     // (3 · bodies) its diagonal, read by the principal bodies' pass without touching JB's arrays
   private readonly principal: Uint8Array; // (bodies) 1 when J_B is diagonal (body axes are principal axes)
   private readonly centredAt: Uint8Array; // (nComponents) 1 for a body whose origin is its centre of mass
+  private readonly compQ: Int32Array;     // (nComponents) offset of each component in q
+  private readonly compNq: Int32Array;    // (nComponents) its number of position coordinates (3 or 7)
+  private readonly compBody: Int32Array;  // (nComponents) its index among the bodies, −1 for a particle
 
   constructor(model: Model) {
     const n = model.components.length;
@@ -41,15 +53,20 @@ export class Kinematics {
     this.centredAt = Uint8Array.from(model.components, (c) => (c.kind === 'body' && c.com[0] === 0 && c.com[1] === 0 && c.com[2] === 0 ? 1 : 0));
     this.JBd = Float64Array.from({ length: 3 * this.JB.length }, (_, i) => this.JB[Math.floor(i / 3)]![4 * (i % 3)] ?? 0);
     this.principal = Uint8Array.from(this.JB, (J) => (J[1] === 0 && J[2] === 0 && J[3] === 0 && J[5] === 0 && J[6] === 0 && J[7] === 0 ? 1 : 0));
+    this.compQ = Int32Array.from(model.components, (c) => c.qOffset);
+    this.compNq = Int32Array.from(model.components, (c) => (c.kind === 'body' ? 7 : 3));
+    this.compBody = new Int32Array(n).fill(-1);
+    bodies.forEach((c, k) => { this.compBody[c.index] = k; });
     this.R = new Float64Array(9 * n);
     this.cW = new Float64Array(3 * n);
     this.jw = new Float64Array(9 * n);
   }
 
   /**
-   * Counts the updates that changed q: a consumer that derives data from (q, these caches) can
-   * skip recomputing while `generation` (and the Kinematics object) is unchanged. Every change
-   * of q reaches the constraints through `update`.
+   * Counts the updates (`update`, `updateComponents`) that changed q: a consumer that derives
+   * data from (q, these caches) can skip recomputing while `generation` (and the Kinematics
+   * object) is unchanged, provided it updated, before computing, the components it reads. Every
+   * change of q reaches the constraints and forces through one of the two.
    */
   generation = 0;
 
@@ -70,16 +87,47 @@ export class Kinematics {
     this.generation++;
     this.inertiaFresh = false;
     // bodies only, from the packed body data (no component objects touched)
-    const { bodyComp, bodyQ, comB, R, cW } = this;
-    for (let k = 0; k < bodyComp.length; k++) {
-      const i = bodyComp[k]!, o = 9 * i;
-      // R_WB into R at o (quatToMat3 reads q at the quaternion's offset)
-      quatToMat3(this.Rb, q, bodyQ[k]! + 3);
-      const Rb = this.Rb;
-      for (let t = 0; t < 9; t++) R[o + t] = Rb[t]!;
-      const cx = comB[3 * k]!, cy = comB[3 * k + 1]!, cz = comB[3 * k + 2]!;
-      for (let r = 0; r < 3; r++) cW[3 * i + r] = Rb[3 * r]! * cx + Rb[3 * r + 1]! * cy + Rb[3 * r + 2]! * cz;
+    for (let k = 0; k < this.bodyComp.length; k++) this.bodyRotation(q, k);
+  }
+
+  /**
+   * Refreshes the caches of the listed components (indices into `model.components`; repeats are
+   * harmless) from positions q, comparing only their entries of q with those of the last update:
+   * a readout that reads these components alone checks O(its components) numbers, not all of q.
+   * Unchanged entries leave everything as it is; a changed one rewrites the listed components'
+   * entries of qSeen and their caches (J_W too when it is current) and advances `generation`,
+   * so that every cache keyed on the generation recomputes. The other components keep caches
+   * that match their own entries of qSeen, which the next `update` compares in full.
+   */
+  updateComponents(q: Float64Array, components: ArrayLike<number>): void {
+    if (!this.fresh) { this.update(q); return; }
+    const seen = this.qSeen, { compQ, compNq } = this;
+    let same = true;
+    for (let j = 0; j < components.length && same; j++) {
+      const c = components[j]!, o = compQ[c]!, e = o + compNq[c]!;
+      for (let i = o; i < e && same; i++) same = q[i] === seen[i];
     }
+    if (same) return;
+    this.generation++;
+    for (let j = 0; j < components.length; j++) {
+      const c = components[j]!, o = compQ[c]!, e = o + compNq[c]!, k = this.compBody[c]!;
+      for (let i = o; i < e; i++) seen[i] = q[i]!;
+      if (k < 0) continue;
+      this.bodyRotation(q, k);
+      if (this.inertiaFresh) this.bodyInertia(k);
+    }
+  }
+
+  /** R_WB and c_W of body k (among the bodies) from q */
+  private bodyRotation(q: Float64Array, k: number): void {
+    const { bodyComp, bodyQ, comB, R, cW } = this;
+    const i = bodyComp[k]!, o = 9 * i;
+    // R_WB into R at o (quatToMat3 reads q at the quaternion's offset)
+    quatToMat3(this.Rb, q, bodyQ[k]! + 3);
+    const Rb = this.Rb;
+    for (let t = 0; t < 9; t++) R[o + t] = Rb[t]!;
+    const cx = comB[3 * k]!, cy = comB[3 * k + 1]!, cz = comB[3 * k + 2]!;
+    for (let r = 0; r < 3; r++) cW[3 * i + r] = Rb[3 * r]! * cx + Rb[3 * r + 1]! * cy + Rb[3 * r + 2]! * cz;
   }
 
   /**
@@ -95,32 +143,35 @@ export class Kinematics {
   }
 
   private worldInertia(): void {
-    const { bodyComp, JB, JBd, tmp, Jb, R, Rb, principal } = this, JW = this.jw;
-    for (let k = 0; k < bodyComp.length; k++) {
-      const o = 9 * bodyComp[k]!;
-      if (principal[k] === 1) {
-        // J_W = Σ_k d_k r_k r_kᵀ over the columns r_k of R: each entry once, mirrored
-        const d0 = JBd[3 * k]!, d1 = JBd[3 * k + 1]!, d2 = JBd[3 * k + 2]!;
-        const a0 = R[o]!, a1 = R[o + 1]!, a2 = R[o + 2]!, b0 = R[o + 3]!, b1 = R[o + 4]!, b2 = R[o + 5]!, c0 = R[o + 6]!, c1 = R[o + 7]!, c2 = R[o + 8]!;
-        const ta0 = a0 * d0, ta1 = a1 * d1, ta2 = a2 * d2, tb0 = b0 * d0, tb1 = b1 * d1, tb2 = b2 * d2;
-        JW[o] = ta0 * a0 + ta1 * a1 + ta2 * a2;
-        JW[o + 4] = tb0 * b0 + tb1 * b1 + tb2 * b2;
-        JW[o + 8] = c0 * c0 * d0 + c1 * c1 * d1 + c2 * c2 * d2;
-        JW[o + 1] = JW[o + 3] = ta0 * b0 + ta1 * b1 + ta2 * b2;
-        JW[o + 2] = JW[o + 6] = ta0 * c0 + ta1 * c1 + ta2 * c2;
-        JW[o + 5] = JW[o + 7] = tb0 * c0 + tb1 * c1 + tb2 * c2;
-        continue;
-      }
-      for (let t = 0; t < 9; t++) Rb[t] = R[o + t]!;
-      // J_W = R J_B Rᵀ, exactly symmetric (the product leaves a skew part of rounding size)
-      mul3(tmp, Rb, JB[k]!);
-      mulABt3(Jb, tmp, Rb);
-      JW[o] = Jb[0]!; JW[o + 4] = Jb[4]!; JW[o + 8] = Jb[8]!;
-      JW[o + 1] = JW[o + 3] = 0.5 * (Jb[1]! + Jb[3]!);
-      JW[o + 2] = JW[o + 6] = 0.5 * (Jb[2]! + Jb[6]!);
-      JW[o + 5] = JW[o + 7] = 0.5 * (Jb[5]! + Jb[7]!);
-    }
+    for (let k = 0; k < this.bodyComp.length; k++) this.bodyInertia(k);
     this.inertiaFresh = true;
+  }
+
+  /** J_W of body k (among the bodies) from its R */
+  private bodyInertia(k: number): void {
+    const { bodyComp, JB, JBd, tmp, Jb, R, Rb, principal } = this, JW = this.jw;
+    const o = 9 * bodyComp[k]!;
+    if (principal[k] === 1) {
+      // J_W = Σ_k d_k r_k r_kᵀ over the columns r_k of R: each entry once, mirrored
+      const d0 = JBd[3 * k]!, d1 = JBd[3 * k + 1]!, d2 = JBd[3 * k + 2]!;
+      const a0 = R[o]!, a1 = R[o + 1]!, a2 = R[o + 2]!, b0 = R[o + 3]!, b1 = R[o + 4]!, b2 = R[o + 5]!, c0 = R[o + 6]!, c1 = R[o + 7]!, c2 = R[o + 8]!;
+      const ta0 = a0 * d0, ta1 = a1 * d1, ta2 = a2 * d2, tb0 = b0 * d0, tb1 = b1 * d1, tb2 = b2 * d2;
+      JW[o] = ta0 * a0 + ta1 * a1 + ta2 * a2;
+      JW[o + 4] = tb0 * b0 + tb1 * b1 + tb2 * b2;
+      JW[o + 8] = c0 * c0 * d0 + c1 * c1 * d1 + c2 * c2 * d2;
+      JW[o + 1] = JW[o + 3] = ta0 * b0 + ta1 * b1 + ta2 * b2;
+      JW[o + 2] = JW[o + 6] = ta0 * c0 + ta1 * c1 + ta2 * c2;
+      JW[o + 5] = JW[o + 7] = tb0 * c0 + tb1 * c1 + tb2 * c2;
+      return;
+    }
+    for (let t = 0; t < 9; t++) Rb[t] = R[o + t]!;
+    // J_W = R J_B Rᵀ, exactly symmetric (the product leaves a skew part of rounding size)
+    mul3(tmp, Rb, JB[k]!);
+    mulABt3(Jb, tmp, Rb);
+    JW[o] = Jb[0]!; JW[o + 4] = Jb[4]!; JW[o + 8] = Jb[8]!;
+    JW[o + 1] = JW[o + 3] = 0.5 * (Jb[1]! + Jb[3]!);
+    JW[o + 2] = JW[o + 6] = 0.5 * (Jb[2]! + Jb[6]!);
+    JW[o + 5] = JW[o + 7] = 0.5 * (Jb[5]! + Jb[7]!);
   }
 
   /**

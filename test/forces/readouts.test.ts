@@ -101,3 +101,27 @@ describe('frame spring readouts', () => {
     });
   }
 });
+
+describe('force readouts after the positions are written in place', () => {
+  it('see a body of the spring moved in the same array, against a new workspace at that state', () => {
+    const { model, pathIndex, frameIndex } = scene(6), ws = new Workspace(model);
+    const q = model.initialQ.slice(), u = model.initialU.slice();
+    const r = ws.fs.createSpringReadout(pathIndex)!, w = { force: new Float64Array(3), torque: new Float64Array(3) };
+    const readAll = (space: Workspace) => {
+      space.fs.springReadout(pathIndex, q, u, r);
+      space.fs.frameSpringReadout(frameIndex, q, u, w);
+      return [r.length, r.rate, r.tension, ...r.segments, ...w.force, ...w.torque];
+    };
+    const before = readAll(ws);
+    // B (the via point's body, and the frame spring's body B) moved and turned in q itself, then
+    // the particle at the path's end
+    const B = model.bodies[1]!, P = model.particles[0]!;
+    for (const [i, d] of [[0, 0.03], [1, -0.02], [3, 0.1], [4, -0.05]] as const) q[B.qOffset + i] = q[B.qOffset + i]! + d;
+    const after = readAll(ws), want = readAll(new Workspace(model));
+    expect(after).toEqual(want);
+    expect(after[0]).not.toBe(before[0]);
+    expect(after.slice(-6)).not.toEqual(before.slice(-6));
+    q[P.qOffset + 2] = q[P.qOffset + 2]! + 0.2;
+    expect(readAll(ws)).toEqual(readAll(new Workspace(model)));
+  });
+});

@@ -66,4 +66,54 @@ describe('Kinematics', () => {
     kin.update(q);
     expect(kin.generation).toBe(g0 + 4);
   });
+
+  it('updateComponents compares and refreshes the listed components only, and a full update the rest', () => {
+    const b = new ModelAssembler();
+    b.addBody({ name: 'A', mass: 1, inertia: [0.1, 0.2, 0.3, 0, 0, 0], com: [0.1, 0, 0], orientation: [1, 0.2, 0, 0] });
+    b.addBody({ name: 'B', mass: 1, inertia: [0.2, 0.3, 0.4, 0.02, 0, 0], com: [0, 0.1, 0],
+      orientation: [0.9, 0, 0.3, 0.1] });
+    b.addParticle({ name: 'p', mass: 1, position: [1, 2, 3] });
+    const m = b.build(), kin = new Kinematics(m), q = m.initialQ.slice();
+    const [A, B, P] = [0, 1, 2].map((i) => m.components[i]!);
+    const fresh = (qq: Float64Array) => {
+      const k = new Kinematics(m);
+      k.update(qq);
+      return { R: k.R.slice(), cW: k.cW.slice(), JW: k.JW.slice() };
+    };
+    const part = (a: Float64Array, c: typeof A, n: number) => Array.from(a.subarray(n * c.index, n * c.index + n));
+    // before any update, it updates everything
+    kin.updateComponents(q, [A.index]);
+    expect(kin.R).toEqual(fresh(q).R);
+    kin.JW;   // J_W current: a partial update keeps it current for its bodies
+    const g0 = kin.generation;
+    // B turned in place: reading A does not look at it, reading B does
+    q[B.qOffset + 3] = 0.8; q[B.qOffset + 5] = 0.4;
+    kin.updateComponents(q, [A.index]);
+    expect(kin.generation).toBe(g0);
+    kin.updateComponents(q, [A.index, B.index]);
+    expect(kin.generation).toBe(g0 + 1);
+    const want = fresh(q);
+    for (const [got, exp, n] of [[kin.R, want.R, 9], [kin.cW, want.cW, 3], [kin.JW, want.JW, 9]] as const) {
+      expect(part(got, B, n)).toEqual(part(exp, B, n));
+    }
+    // unchanged entries: no new generation however often it is asked, in any array
+    kin.updateComponents(q.slice(), [B.index, A.index, B.index]);
+    kin.update(q);
+    expect(kin.generation).toBe(g0 + 1);
+    // a particle's coordinate counts (constraints on particles key their caches on the generation)
+    q[P.qOffset] = q[P.qOffset]! + 1e-12;
+    kin.updateComponents(q, [P.index]);
+    expect(kin.generation).toBe(g0 + 2);
+    // a change outside the list is left to the next full update, which sees it
+    q[A.qOffset + 1] = q[A.qOffset + 1]! + 0.5;
+    q[A.qOffset + 3] = 0.7; q[A.qOffset + 4] = 0.7;
+    kin.updateComponents(q, [B.index, P.index]);
+    expect(kin.generation).toBe(g0 + 2);
+    kin.update(q);
+    expect(kin.generation).toBe(g0 + 3);
+    const all = fresh(q);
+    expect(kin.R).toEqual(all.R);
+    expect(kin.cW).toEqual(all.cW);
+    expect(kin.JW).toEqual(all.JW);
+  });
 });
