@@ -41,7 +41,7 @@ describe('valid models', () => {
       bodies: [body('b', { position: [1, 0, 0], orientation: [2, 0, 0, 0], velocity: [0, 1, 0], angularVelocity: [0, 0, 3], com: [0.1, 0, 0] })],
     }));
     const m = loaded.model;
-    expect(m.settings).toEqual({ gravity: [0, -1, 0], integrator: 'rk4', step: 0.002, stabilization: { method: 'projection' }, geometricStiffness: false });
+    expect(m.settings).toEqual({ gravity: [0, -1, 0], integrator: 'rk4', step: 0.002, duration: 3, stabilization: { method: 'projection' }, geometricStiffness: false });
     expect(loaded.duration).toBe(3);
     expect(Array.from(m.initialQ)).toEqual([1, 2, 3, 1, 0, 0, 1, 0, 0, 0]);  // orientation normalised
     expect(Array.from(m.initialU)).toEqual([4, 5, 6, 0, 1, 0, 0, 0, 3]);
