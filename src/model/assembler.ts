@@ -74,6 +74,7 @@ export class ModelAssembler {
   private readonly markers: Marker[] = [];
   private readonly forces: ForceEffector[] = [];
   private readonly constraints: BilateralConstraint[] = [];
+  private readonly constraintNames = new Set<string>();
   private readonly names = new Map<string, { kind: 'particle' | 'body' | 'marker'; index: number }>();
   private readonly q: number[] = [];
   private readonly u: number[] = [];
@@ -198,7 +199,8 @@ export class ModelAssembler {
 
   /** adds a bilateral constraint (a joint or a distance constraint); names must be unique among constraints */
   addConstraint(c: BilateralConstraint): void {
-    if (this.constraints.some((o) => o.name === c.name)) throw new ModelError(`constraint "${c.name}"`, 'duplicate constraint name');
+    if (this.constraintNames.has(c.name)) throw new ModelError(`constraint "${c.name}"`, 'duplicate constraint name');
+    this.constraintNames.add(c.name);
     this.constraints.push(c);
   }
 
