@@ -87,7 +87,7 @@ export class Kinematics {
     this.generation++;
     this.inertiaFresh = false;
     // bodies only, from the packed body data (no component objects touched)
-    for (let k = 0; k < this.bodyComp.length; k++) this.bodyRotation(q, k);
+    this.bodyRotations(q, 0, this.bodyComp.length);
   }
 
   /**
@@ -113,21 +113,22 @@ export class Kinematics {
       const c = components[j]!, o = compQ[c]!, e = o + compNq[c]!, k = this.compBody[c]!;
       for (let i = o; i < e; i++) seen[i] = q[i]!;
       if (k < 0) continue;
-      this.bodyRotation(q, k);
-      if (this.inertiaFresh) this.bodyInertia(k);
+      this.bodyRotations(q, k, k + 1);
+      if (this.inertiaFresh) this.bodyInertias(k, k + 1);
     }
   }
 
-  /** R_WB and c_W of body k (among the bodies) from q */
-  private bodyRotation(q: Float64Array, k: number): void {
-    const { bodyComp, bodyQ, comB, R, cW } = this;
-    const i = bodyComp[k]!, o = 9 * i;
-    // R_WB into R at o (quatToMat3 reads q at the quaternion's offset)
-    quatToMat3(this.Rb, q, bodyQ[k]! + 3);
-    const Rb = this.Rb;
-    for (let t = 0; t < 9; t++) R[o + t] = Rb[t]!;
-    const cx = comB[3 * k]!, cy = comB[3 * k + 1]!, cz = comB[3 * k + 2]!;
-    for (let r = 0; r < 3; r++) cW[3 * i + r] = Rb[3 * r]! * cx + Rb[3 * r + 1]! * cy + Rb[3 * r + 2]! * cz;
+  /** R_WB and c_W of bodies k0 … k1 − 1 (indices among the bodies) from q */
+  private bodyRotations(q: Float64Array, k0: number, k1: number): void {
+    const { bodyComp, bodyQ, comB, R, cW, Rb } = this;
+    for (let k = k0; k < k1; k++) {
+      const i = bodyComp[k]!, o = 9 * i;
+      // R_WB into R at o (quatToMat3 reads q at the quaternion's offset)
+      quatToMat3(Rb, q, bodyQ[k]! + 3);
+      for (let t = 0; t < 9; t++) R[o + t] = Rb[t]!;
+      const cx = comB[3 * k]!, cy = comB[3 * k + 1]!, cz = comB[3 * k + 2]!;
+      for (let r = 0; r < 3; r++) cW[3 * i + r] = Rb[3 * r]! * cx + Rb[3 * r + 1]! * cy + Rb[3 * r + 2]! * cz;
+    }
   }
 
   /**
@@ -143,35 +144,37 @@ export class Kinematics {
   }
 
   private worldInertia(): void {
-    for (let k = 0; k < this.bodyComp.length; k++) this.bodyInertia(k);
+    this.bodyInertias(0, this.bodyComp.length);
     this.inertiaFresh = true;
   }
 
-  /** J_W of body k (among the bodies) from its R */
-  private bodyInertia(k: number): void {
+  /** J_W of bodies k0 … k1 − 1 (indices among the bodies) from their R */
+  private bodyInertias(k0: number, k1: number): void {
     const { bodyComp, JB, JBd, tmp, Jb, R, Rb, principal } = this, JW = this.jw;
-    const o = 9 * bodyComp[k]!;
-    if (principal[k] === 1) {
-      // J_W = Σ_k d_k r_k r_kᵀ over the columns r_k of R: each entry once, mirrored
-      const d0 = JBd[3 * k]!, d1 = JBd[3 * k + 1]!, d2 = JBd[3 * k + 2]!;
-      const a0 = R[o]!, a1 = R[o + 1]!, a2 = R[o + 2]!, b0 = R[o + 3]!, b1 = R[o + 4]!, b2 = R[o + 5]!, c0 = R[o + 6]!, c1 = R[o + 7]!, c2 = R[o + 8]!;
-      const ta0 = a0 * d0, ta1 = a1 * d1, ta2 = a2 * d2, tb0 = b0 * d0, tb1 = b1 * d1, tb2 = b2 * d2;
-      JW[o] = ta0 * a0 + ta1 * a1 + ta2 * a2;
-      JW[o + 4] = tb0 * b0 + tb1 * b1 + tb2 * b2;
-      JW[o + 8] = c0 * c0 * d0 + c1 * c1 * d1 + c2 * c2 * d2;
-      JW[o + 1] = JW[o + 3] = ta0 * b0 + ta1 * b1 + ta2 * b2;
-      JW[o + 2] = JW[o + 6] = ta0 * c0 + ta1 * c1 + ta2 * c2;
-      JW[o + 5] = JW[o + 7] = tb0 * c0 + tb1 * c1 + tb2 * c2;
-      return;
+    for (let k = k0; k < k1; k++) {
+      const o = 9 * bodyComp[k]!;
+      if (principal[k] === 1) {
+        // J_W = Σ_k d_k r_k r_kᵀ over the columns r_k of R: each entry once, mirrored
+        const d0 = JBd[3 * k]!, d1 = JBd[3 * k + 1]!, d2 = JBd[3 * k + 2]!;
+        const a0 = R[o]!, a1 = R[o + 1]!, a2 = R[o + 2]!, b0 = R[o + 3]!, b1 = R[o + 4]!, b2 = R[o + 5]!, c0 = R[o + 6]!, c1 = R[o + 7]!, c2 = R[o + 8]!;
+        const ta0 = a0 * d0, ta1 = a1 * d1, ta2 = a2 * d2, tb0 = b0 * d0, tb1 = b1 * d1, tb2 = b2 * d2;
+        JW[o] = ta0 * a0 + ta1 * a1 + ta2 * a2;
+        JW[o + 4] = tb0 * b0 + tb1 * b1 + tb2 * b2;
+        JW[o + 8] = c0 * c0 * d0 + c1 * c1 * d1 + c2 * c2 * d2;
+        JW[o + 1] = JW[o + 3] = ta0 * b0 + ta1 * b1 + ta2 * b2;
+        JW[o + 2] = JW[o + 6] = ta0 * c0 + ta1 * c1 + ta2 * c2;
+        JW[o + 5] = JW[o + 7] = tb0 * c0 + tb1 * c1 + tb2 * c2;
+        continue;
+      }
+      for (let t = 0; t < 9; t++) Rb[t] = R[o + t]!;
+      // J_W = R J_B Rᵀ, exactly symmetric (the product leaves a skew part of rounding size)
+      mul3(tmp, Rb, JB[k]!);
+      mulABt3(Jb, tmp, Rb);
+      JW[o] = Jb[0]!; JW[o + 4] = Jb[4]!; JW[o + 8] = Jb[8]!;
+      JW[o + 1] = JW[o + 3] = 0.5 * (Jb[1]! + Jb[3]!);
+      JW[o + 2] = JW[o + 6] = 0.5 * (Jb[2]! + Jb[6]!);
+      JW[o + 5] = JW[o + 7] = 0.5 * (Jb[5]! + Jb[7]!);
     }
-    for (let t = 0; t < 9; t++) Rb[t] = R[o + t]!;
-    // J_W = R J_B Rᵀ, exactly symmetric (the product leaves a skew part of rounding size)
-    mul3(tmp, Rb, JB[k]!);
-    mulABt3(Jb, tmp, Rb);
-    JW[o] = Jb[0]!; JW[o + 4] = Jb[4]!; JW[o + 8] = Jb[8]!;
-    JW[o + 1] = JW[o + 3] = 0.5 * (Jb[1]! + Jb[3]!);
-    JW[o + 2] = JW[o + 6] = 0.5 * (Jb[2]! + Jb[6]!);
-    JW[o + 5] = JW[o + 7] = 0.5 * (Jb[5]! + Jb[7]!);
   }
 
   /**
