@@ -38,7 +38,7 @@ export interface ConstraintContext {
   readonly model: Model;
   readonly q: Float64Array;     // (nq)
   readonly u: Float64Array;     // (nu)
-  readonly kin: Kinematics;     // body caches, up to date with q
+  readonly kin: Kinematics;     // body caches, up to date with q for the constraint's components (all of them in the step)
 }
 
 /**
