@@ -18,6 +18,9 @@ function shown(v: unknown): string {
   return v && typeof v === 'object' && 'length' in v ? `[${Array.from(v as ArrayLike<unknown>).map(String).join(', ')}]` : String(v);
 }
 
+/** (a[o], a[o+1], a[o+2]) as a fresh tuple */
+function read3(a: Float64Array, o: number): Vec3Tuple { return [a[o]!, a[o + 1]!, a[o + 2]!]; }
+
 /** a vector given by the user: three finite numbers, or a ModelError naming where it was given */
 function vec(at: string, v: ArrayLike<number> | undefined): Vec3Tuple {
   if (!v || v.length !== 3 || ![0, 1, 2].every((k) => typeof v[k] === 'number' && Number.isFinite(v[k]))) {
@@ -61,76 +64,97 @@ export interface Wrench {
   torque: Vec3Tuple;
 }
 
-/** a rigid body of a simulation: its pose, velocities and the external loads on it */
-export class BodyHandle {
+/** what particle and body handles share: the name, mass, position, velocity and held loads */
+export abstract class ComponentHandle<C extends Particle | RigidBody> {
   /** its name in the model */
   readonly name: string;
-  private readonly b: RigidBody;
-  private readonly R = new Float64Array(9);
+  /** @internal */
+  protected readonly c: C;
 
-  /** @internal made by `Simulation.body(name)` */
-  constructor(private readonly sim: Simulation, index: number) {
-    this.b = sim.model.components[index] as RigidBody;
-    this.name = this.b.name;
+  /** @internal made by `Simulation.body(name)` or `Simulation.particle(name)` */
+  constructor(protected readonly sim: Simulation, index: number) {
+    this.c = sim.model.components[index] as C;
+    this.name = this.c.name;
   }
 
   /** mass, kg */
-  get mass(): number { return this.b.mass; }
+  get mass(): number { return this.c.mass; }
 
-  /** the world position of the body frame's origin, m */
-  get position(): Vec3Tuple { const q = this.sim.state.q, o = this.b.qOffset; return [q[o]!, q[o + 1]!, q[o + 2]!]; }
+  /** the world position of a particle, or of a body frame's origin, m */
+  get position(): Vec3Tuple { return read3(this.sim.state.q, this.c.qOffset); }
 
-  /** the orientation, a unit quaternion [w, x, y, z] taking body axes to world axes */
-  get orientation(): QuatTuple { const q = this.sim.state.q, o = this.b.qOffset + 3; return [q[o]!, q[o + 1]!, q[o + 2]!, q[o + 3]!]; }
+  /** the world velocity of a particle, or of a body frame's origin, m/s */
+  get velocity(): Vec3Tuple { return read3(this.sim.state.u, this.c.uOffset); }
 
-  /** the world velocity of the body frame's origin, m/s */
-  get velocity(): Vec3Tuple { const u = this.sim.state.u, o = this.b.uOffset; return [u[o]!, u[o + 1]!, u[o + 2]!]; }
-
-  /** the angular velocity in world axes, rad/s */
-  get angularVelocity(): Vec3Tuple { const u = this.sim.state.u, o = this.b.uOffset + 3; return [u[o]!, u[o + 1]!, u[o + 2]!]; }
-
-  /** the world position of the centre of mass, m */
-  get centerOfMass(): Vec3Tuple { return this.worldPoint(this.b.com); }
-
-  /** moves the body frame's origin to p (world, m); see `Simulation.stateChanged` */
+  /** moves it to p (world, m): a particle, or a body frame's origin; see `Simulation.stateChanged` */
   setPosition(p: ArrayLike<number>): this {
-    writeState(this.sim, this.sim.state.q, this.b.qOffset, vec(`body "${this.name}".setPosition(p)`, p));
+    writeState(this.sim, this.sim.state.q, this.c.qOffset, vec(this.call('setPosition(p)'), p));
     return this;
   }
+
+  /** sets the world velocity (m/s) of a particle, or of a body frame's origin */
+  setVelocity(v: ArrayLike<number>): this {
+    const at = this.call('setVelocity(v)');
+    writeState(this.sim, this.sim.state.u, this.c.uOffset, moving(at, this.c.dynamic, vec(at, v)));
+    return this;
+  }
+
+  /** removes the loads applied to it */
+  clearLoads(): this {
+    this.sim.ws.fs.external.fill(0, this.c.uOffset, this.c.uOffset + (this.c.kind === 'body' ? 6 : 3));
+    return this;
+  }
+
+  /** @internal `body "arm".applyForce`, for messages */
+  protected call(what: string): string { return `${this.c.kind} "${this.name}".${what}`; }
+
+  /** @internal adds generalized load entries from the component's first velocity entry, if it is dynamic */
+  protected addLoad(at: string, load: readonly number[]): void {
+    if (!this.c.dynamic) throw new ModelError(at, `${this.c.kind} "${this.name}" is not dynamic: loads do not move it`);
+    const e = this.sim.ws.fs.external, o = this.c.uOffset;
+    for (let k = 0; k < load.length; k++) e[o + k] = e[o + k]! + load[k]!;
+  }
+}
+
+/** a rigid body of a simulation: its pose, velocities and the external loads on it */
+export class BodyHandle extends ComponentHandle<RigidBody> {
+  private readonly R = new Float64Array(9);
+
+  /** the orientation, a unit quaternion [w, x, y, z] taking body axes to world axes */
+  get orientation(): QuatTuple { const q = this.sim.state.q, o = this.c.qOffset + 3; return [q[o]!, q[o + 1]!, q[o + 2]!, q[o + 3]!]; }
+
+  /** the angular velocity in world axes, rad/s */
+  get angularVelocity(): Vec3Tuple { return read3(this.sim.state.u, this.c.uOffset + 3); }
+
+  /** the world position of the centre of mass, m */
+  get centerOfMass(): Vec3Tuple { return this.worldPoint(this.c.com); }
 
   /** turns the body to the orientation [w, x, y, z] (normalised; body → world) */
   setOrientation(q: ArrayLike<number>): this {
-    const at = `body "${this.name}".setOrientation(q)`;
+    const at = this.call('setOrientation(q)');
     const n = q && q.length === 4 ? Math.hypot(q[0]!, q[1]!, q[2]!, q[3]!) : NaN;
     if (!(n > 1e-12) || !Number.isFinite(n)) throw new ModelError(at, `expected a non-zero quaternion [w, x, y, z] of finite numbers, got ${shown(q)}`);
-    writeState(this.sim, this.sim.state.q, this.b.qOffset + 3, [q[0]! / n, q[1]! / n, q[2]! / n, q[3]! / n]);
-    return this;
-  }
-
-  /** sets the world velocity of the body frame's origin (m/s) */
-  setVelocity(v: ArrayLike<number>): this {
-    const at = `body "${this.name}".setVelocity(v)`;
-    writeState(this.sim, this.sim.state.u, this.b.uOffset, moving(at, this.b.dynamic, vec(at, v)));
+    writeState(this.sim, this.sim.state.q, this.c.qOffset + 3, [q[0]! / n, q[1]! / n, q[2]! / n, q[3]! / n]);
     return this;
   }
 
   /** sets the angular velocity (rad/s, world axes) */
   setAngularVelocity(w: ArrayLike<number>): this {
-    const at = `body "${this.name}".setAngularVelocity(w)`;
-    writeState(this.sim, this.sim.state.u, this.b.uOffset + 3, moving(at, this.b.dynamic, vec(at, w)));
+    const at = this.call('setAngularVelocity(w)');
+    writeState(this.sim, this.sim.state.u, this.c.uOffset + 3, moving(at, this.c.dynamic, vec(at, w)));
     return this;
   }
 
   /** the world position of a point given in body coordinates, m */
   worldPoint(local: ArrayLike<number>): Vec3Tuple {
-    const [lx, ly, lz] = vec(`body "${this.name}".worldPoint(local)`, local);
-    const R = quatToMat3(this.R, this.sim.state.q, this.b.qOffset + 3), [x, y, z] = this.position;
+    const [lx, ly, lz] = vec(this.call('worldPoint(local)'), local);
+    const R = quatToMat3(this.R, this.sim.state.q, this.c.qOffset + 3), [x, y, z] = this.position;
     return [x + R[0]! * lx + R[1]! * ly + R[2]! * lz, y + R[3]! * lx + R[4]! * ly + R[5]! * lz, z + R[6]! * lx + R[7]! * ly + R[8]! * lz];
   }
 
   /** the world velocity of the body's material point now at world position p: v + ω × (p − x), m/s */
   pointVelocity(p: ArrayLike<number>): Vec3Tuple {
-    const [px, py, pz] = vec(`body "${this.name}".pointVelocity(p)`, p);
+    const [px, py, pz] = vec(this.call('pointVelocity(p)'), p);
     const [x, y, z] = this.position, [vx, vy, vz] = this.velocity, [wx, wy, wz] = this.angularVelocity;
     const rx = px - x, ry = py - y, rz = pz - z;
     return [vx + wy * rz - wz * ry, vy + wz * rx - wx * rz, vz + wx * ry - wy * rx];
@@ -143,90 +167,40 @@ export class BodyHandle {
    * explicit load: the implicit integrators take it as constant over the step.
    */
   applyForce(f: ArrayLike<number>, point?: ArrayLike<number>): this {
-    const at = `body "${this.name}".applyForce`;
+    const at = this.call('applyForce');
     const [fx, fy, fz] = vec(`${at}(f)`, f);
     const [px, py, pz] = point === undefined ? this.centerOfMass : vec(`${at}(f, point)`, point);
     const [x, y, z] = this.position, rx = px - x, ry = py - y, rz = pz - z;
-    this.add(at, fx, fy, fz, ry * fz - rz * fy, rz * fx - rx * fz, rx * fy - ry * fx);
+    this.addLoad(at, [fx, fy, fz, ry * fz - rz * fy, rz * fx - rx * fz, rx * fy - ry * fx]);
     return this;
   }
 
   /** adds a torque t (N·m, world axes), held until `clearLoads()` like `applyForce` */
   applyTorque(t: ArrayLike<number>): this {
-    const at = `body "${this.name}".applyTorque`;
-    const [tx, ty, tz] = vec(`${at}(t)`, t);
-    this.add(at, 0, 0, 0, tx, ty, tz);
+    const at = this.call('applyTorque');
+    this.addLoad(at, [0, 0, 0, ...vec(`${at}(t)`, t)]);
     return this;
   }
 
   /** the held load: the force (N) and the torque about the body frame's origin (N·m), world axes */
   get load(): Wrench {
-    const e = this.sim.ws.fs.external, o = this.b.uOffset;
-    return { force: [e[o]!, e[o + 1]!, e[o + 2]!], torque: [e[o + 3]!, e[o + 4]!, e[o + 5]!] };
-  }
-
-  /** removes the loads applied to this body */
-  clearLoads(): this { this.sim.ws.fs.external.fill(0, this.b.uOffset, this.b.uOffset + 6); return this; }
-
-  private add(at: string, fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): void {
-    if (!this.b.dynamic) throw new ModelError(at, `body "${this.name}" is not dynamic: loads do not move it`);
-    const e = this.sim.ws.fs.external, o = this.b.uOffset;
-    e[o] = e[o]! + fx; e[o + 1] = e[o + 1]! + fy; e[o + 2] = e[o + 2]! + fz;
-    e[o + 3] = e[o + 3]! + tx; e[o + 4] = e[o + 4]! + ty; e[o + 5] = e[o + 5]! + tz;
+    const e = this.sim.ws.fs.external, o = this.c.uOffset;
+    return { force: read3(e, o), torque: read3(e, o + 3) };
   }
 }
 
 /** a particle of a simulation: its position, velocity and the external force on it */
-export class ParticleHandle {
-  /** its name in the model */
-  readonly name: string;
-  private readonly p: Particle;
-
-  /** @internal made by `Simulation.particle(name)` */
-  constructor(private readonly sim: Simulation, index: number) {
-    this.p = sim.model.components[index] as Particle;
-    this.name = this.p.name;
-  }
-
-  /** mass, kg */
-  get mass(): number { return this.p.mass; }
-
-  /** world position, m */
-  get position(): Vec3Tuple { const q = this.sim.state.q, o = this.p.qOffset; return [q[o]!, q[o + 1]!, q[o + 2]!]; }
-
-  /** world velocity, m/s */
-  get velocity(): Vec3Tuple { const u = this.sim.state.u, o = this.p.uOffset; return [u[o]!, u[o + 1]!, u[o + 2]!]; }
-
-  /** moves the particle to p (world, m); see `Simulation.stateChanged` */
-  setPosition(p: ArrayLike<number>): this {
-    writeState(this.sim, this.sim.state.q, this.p.qOffset, vec(`particle "${this.name}".setPosition(p)`, p));
-    return this;
-  }
-
-  /** sets the particle's velocity (m/s, world) */
-  setVelocity(v: ArrayLike<number>): this {
-    const at = `particle "${this.name}".setVelocity(v)`;
-    writeState(this.sim, this.sim.state.u, this.p.uOffset, moving(at, this.p.dynamic, vec(at, v)));
-    return this;
-  }
-
+export class ParticleHandle extends ComponentHandle<Particle> {
   /** adds a force f (N, world axes), held until `clearLoads()` (see BodyHandle.applyForce) */
   applyForce(f: ArrayLike<number>): this {
-    const at = `particle "${this.name}".applyForce`;
-    const [fx, fy, fz] = vec(`${at}(f)`, f);
-    if (!this.p.dynamic) throw new ModelError(at, `particle "${this.name}" is not dynamic: loads do not move it`);
-    const e = this.sim.ws.fs.external, o = this.p.uOffset;
-    e[o] = e[o]! + fx; e[o + 1] = e[o + 1]! + fy; e[o + 2] = e[o + 2]! + fz;
+    const at = this.call('applyForce');
+    this.addLoad(at, vec(`${at}(f)`, f));
     return this;
   }
 
   /** the held force, N */
-  get load(): Vec3Tuple { const e = this.sim.ws.fs.external, o = this.p.uOffset; return [e[o]!, e[o + 1]!, e[o + 2]!]; }
-
-  /** removes the force applied to this particle */
-  clearLoads(): this { this.sim.ws.fs.external.fill(0, this.p.uOffset, this.p.uOffset + 3); return this; }
+  get load(): Vec3Tuple { return read3(this.sim.ws.fs.external, this.c.uOffset); }
 }
-
 
 /** a joint or distance constraint of a simulation: its coordinates and its reaction */
 export class JointHandle {

@@ -195,6 +195,10 @@ describe('Simulation API details', () => {
     const sim = new Simulation(model, { step: 0.002 });
     expect(sim.timestep).toBe(0.002);
     expect(sim.force('s').readout()).toEqual({ length: 1, rate: 0, tension: 5, segments: [1] });
+    expect(() => sim.particle('a').setVelocity([1, 0, 0])).toThrow('particle "a".setVelocity(v): a non-dynamic component stays where it is');
+    expect(() => sim.particle('a').applyForce([1, 0, 0])).toThrow('particle "a".applyForce: particle "a" is not dynamic');
+    expect(sim.particle('b').setPosition([2, 0, 0]).applyForce([0, 0, 3]).position).toEqual([2, 0, 0]);
+    expect(sim.particle('b').load).toEqual([0, 0, 3]);
     expect(() => new Simulation({ version: 1 } as never)).toThrow('new Simulation(model): expected a Model');
     expect(() => sim.step(1.5)).toThrow('step(n): n must be a whole number ≥ 0 (got 1.5)');
     expect(() => sim.steps(-3)).toThrow('steps(n): n must be a whole number ≥ 0 (got -3)');
