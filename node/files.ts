@@ -11,6 +11,7 @@ import { readFile, rename, unlink, stat, open, readdir } from 'node:fs/promises'
 import { writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 
 /** a short reason for common file-system errors, instead of Node's multi-part messages */
 function reason(e: unknown): string {
@@ -68,9 +69,16 @@ export interface AtomicWriterOptions {
   chunkSize?: number;
 }
 
-/** the temporary files of writes to `name`: `.<name>.<pid>.<hex>.tmp` */
+/**
+ * this machine's name as it goes into temporary file names: a folder shared between machines
+ * (a network drive, a container's volume) holds other machines' temporary files, whose process
+ * ids mean nothing here
+ */
+export const TEMP_HOST = hostname().replace(/[^A-Za-z0-9-]/g, '-') || 'host';
+
+/** the temporary files of writes to `name`: `.<name>.<host>.<pid>.<hex>.tmp` */
 function tempPattern(name: string): RegExp {
-  return new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)\\.[0-9a-f]+\\.tmp$`);
+  return new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.([A-Za-z0-9-]+)\\.(\\d+)\\.[0-9a-f]+\\.tmp$`);
 }
 
 /** whether a process with this id exists (EPERM: it does, owned by someone else) */
@@ -85,7 +93,7 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Removes the temporary files that writes to `path` by processes no longer running left behind
+ * Removes the temporary files that writes to `path` by processes of this machine no longer running left behind
  * (a run killed mid-way). Returns the names removed; errors are ignored (the folder may be
  * unreadable, or another process may remove the same file first).
  */
@@ -96,7 +104,7 @@ export async function removeStaleTemporaryFiles(path: string): Promise<string[]>
   const removed: string[] = [];
   for (const name of names) {
     const m = pattern.exec(name);
-    if (!m || alive(Number(m[1]))) continue;
+    if (!m || m[1] !== TEMP_HOST || alive(Number(m[2]))) continue;
     try {
       await unlink(join(dir, name));
       removed.push(name);
@@ -121,7 +129,7 @@ export async function openAtomicWriter(path: string, options: AtomicWriterOption
     if (errorCode(e) !== 'ENOENT') throw new Error(reason(e));
   }
   await removeStaleTemporaryFiles(path);
-  const tempName = `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const tempName = `.${basename(path)}.${TEMP_HOST}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   const tempPath = join(dirname(path), tempName);
   let file;
   try {

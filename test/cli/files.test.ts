@@ -8,7 +8,7 @@ import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openAtomicWriter, removeStaleTemporaryFiles, writeTextFileAtomic } from '../../node/files.js';
+import { openAtomicWriter, removeStaleTemporaryFiles, writeTextFileAtomic, TEMP_HOST } from '../../node/files.js';
 
 /** the id of a process that has exited */
 function deadPid(): number {
@@ -25,7 +25,7 @@ describe('openAtomicWriter', () => {
     const path = join(dir, 'out.csv');
     writeFileSync(path, 'previous\n');
     const w = await openAtomicWriter(path, { chunkSize: 100 });
-    expect(w.tempPath).toMatch(new RegExp(`/\\.out\\.csv\\.${process.pid}\\.[0-9a-f]{8}\\.tmp$`));
+    expect(w.tempPath).toMatch(new RegExp(`/\\.out\\.csv\\.${TEMP_HOST}\\.${process.pid}\\.[0-9a-f]{8}\\.tmp$`));
     w.write('a'.repeat(60));
     expect(statSync(w.tempPath).size).toBe(0);            // buffered: below one chunk
     w.write('b'.repeat(60));
@@ -56,20 +56,21 @@ describe('openAtomicWriter', () => {
     expect(readdirSync(dir)).toEqual(['f']);
   });
 
-  it('removes the temporary files of dead processes, and only those of this destination', async () => {
-    const dead = deadPid();
-    const stale = `.out.csv.${dead}.0badc0de.tmp`;
-    const live = `.out.csv.${process.ppid}.12345678.tmp`;   // the parent is running
-    const other = `.other.csv.${dead}.0badc0de.tmp`;        // another destination's
-    for (const name of [stale, live, other, 'out.csv.1.ab.tmp']) writeFileSync(join(dir, name), 'rows\n');
+  it('removes the temporary files of dead processes of this machine, and only those of this destination', async () => {
+    const dead = deadPid(), H = TEMP_HOST;
+    const stale = `.out.csv.${H}.${dead}.0badc0de.tmp`;
+    const live = `.out.csv.${H}.${process.ppid}.12345678.tmp`;   // the parent is running
+    const other = `.other.csv.${H}.${dead}.0badc0de.tmp`;        // another destination's
+    const away = `.out.csv.another-host.${dead}.0badc0de.tmp`;   // another machine's: its pid means nothing here
+    for (const name of [stale, live, other, away, 'out.csv.1.ab.tmp']) writeFileSync(join(dir, name), 'rows\n');
     const w = await openAtomicWriter(join(dir, 'out.csv'));
-    expect(readdirSync(dir).sort()).toEqual([live, other, 'out.csv.1.ab.tmp', w.tempPath.slice(dir.length + 1)].sort());
+    expect(readdirSync(dir).sort()).toEqual([live, other, away, 'out.csv.1.ab.tmp', w.tempPath.slice(dir.length + 1)].sort());
     await w.commit();
-    expect(readdirSync(dir).sort()).toEqual([live, other, 'out.csv', 'out.csv.1.ab.tmp'].sort());
+    expect(readdirSync(dir).sort()).toEqual([live, other, away, 'out.csv', 'out.csv.1.ab.tmp'].sort());
     // a name with characters special in a regular expression is matched literally
-    writeFileSync(join(dir, `.a+b.csv.${dead}.ff.tmp`), '');
-    writeFileSync(join(dir, `.aab.csv.${dead}.ff.tmp`), '');
-    expect(await removeStaleTemporaryFiles(join(dir, 'a+b.csv'))).toEqual([`.a+b.csv.${dead}.ff.tmp`]);
+    writeFileSync(join(dir, `.a+b.csv.${H}.${dead}.ff.tmp`), '');
+    writeFileSync(join(dir, `.aab.csv.${H}.${dead}.ff.tmp`), '');
+    expect(await removeStaleTemporaryFiles(join(dir, 'a+b.csv'))).toEqual([`.a+b.csv.${H}.${dead}.ff.tmp`]);
     expect(await removeStaleTemporaryFiles(join(dir, 'missing', 'x.csv'))).toEqual([]);
   });
 

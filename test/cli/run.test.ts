@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { runCli, type CliIo } from '../../cli/main.js';
 import { nodeIo } from '../../cli/nodeIo.js';
 import { Simulation } from '../../src/simulation.js';
+import { TEMP_HOST } from '../../node/files.js';
 import { fake, memWriter, tiny, divergent, oneErrorLine, errorAfterWarnings, fakeTerminal } from './fake.js';
 
 const fourBar = readFileSync(join(import.meta.dirname ?? '.', '..', '..', 'examples', 'four-bar.json'), 'utf8');
@@ -95,7 +96,7 @@ describe('--out is checked before the run', () => {
     const d = onDisk();
     try {
       writeFileSync(join(d.dir, 'd.json'), divergent);
-      writeFileSync(join(d.dir, `.d.csv.${process.pid + 1_000_000}.00ff.tmp`), 'stale\n');   // no such process
+      writeFileSync(join(d.dir, `.d.csv.${TEMP_HOST}.${process.pid + 1_000_000}.00ff.tmp`), 'stale\n');   // no such process
       expect(await runCli(['run', join(d.dir, 'd.json'), '--out', join(d.dir, 'd.csv')], d.io)).toBe(3);
       const rows = Number(/wrote (\d+) rows/.exec(d.err())![1]);
       expect(readFileSync(join(d.dir, 'd.csv'), 'utf8').trimEnd().split('\n')).toHaveLength(1 + rows);
