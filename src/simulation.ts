@@ -231,7 +231,10 @@ export class Simulation {
     }
   }
 
-  /** the rigid body of that name: its pose, velocities and external loads */
+  /**
+   * the rigid body of that name: its pose, velocities and external loads. The handle is made once
+   * per name and simulation; keep it in a loop rather than looking it up each step
+   */
   body(name: string): BodyHandle {
     return this.handle(`body:${name}`, () => new BodyHandle(this, findByName(this.model, 'body', name)));
   }
