@@ -63,8 +63,14 @@ export interface FastestTurn {
   body: string | null;
 }
 
-/** a hard-row violation (m or rad) below which an initial violation counts as closed */
+/**
+ * a hard-row violation (m or rad) below which an initial violation counts as closed; it also
+ * counts as closed at a thousandth of where it started, or after SETTLE_TIME (under load,
+ * Baumgarte and SPOOK keep a residual violation, and the energy watch must not wait for ever)
+ */
 const SETTLED = 1e-6;
+/** the longest the energy watch waits for an initial violation to close, s */
+const SETTLE_TIME = 1;
 
 /** raises one warning of a kind */
 export type Warn = (kind: WarningKind, message: string) => void;
@@ -93,6 +99,9 @@ export class RunMonitor {
   private warnedEnergy = false;
   /** the stabilization is still closing an initial violation (the energy balance waits) */
   private settling = false;
+  /** while settling: the violation (m or rad) and the time (s) at which it counts as closed */
+  private settleBelow = 0;
+  private settleUntil = 0;
   private gained: EnergyExcess | null = null;
 
   constructor(private readonly model: Model, private readonly ws: Workspace, private readonly state: State,
@@ -121,6 +130,8 @@ export class RunMonitor {
   private rebase(): void {
     const v = this.largestViolation();
     this.settling = v !== null && v.value > SETTLED && this.ws.cs.stabilization.method !== 'projection';
+    this.settleBelow = v === null ? 0 : Math.max(SETTLED, 1e-3 * v.value);
+    this.settleUntil = this.state.t + SETTLE_TIME;
     this.energy.reset();
   }
 
@@ -144,7 +155,7 @@ export class RunMonitor {
     // Baumgarte and SPOOK close an initial violation by adding energy: the balance starts once it is closed
     if (this.settling) {
       const v = this.largestViolation();
-      if (!v || v.value > SETTLED) return;
+      if (v && v.value > this.settleBelow && this.state.t + this.h < this.settleUntil) return;
       this.settling = false;
       this.energy.reset();
       return;
