@@ -24,7 +24,7 @@ import { clothModel, chainOfBodies } from '../examples/scenes.js';
 import { Simulation } from '../src/simulation.js';
 import { DivergenceError } from '../src/model/errors.js';
 import { ModelAssembler } from '../src/model/assembler.js';
-import { Workspace } from '../src/integrators/workspace.js';
+import { Workspace } from '../src/step/workspace.js';
 import { LdltSymbolic, LdltNumeric } from '../src/math/sparse/ldlt.js';
 import { SupernodalSymbolic, SupernodalLdlt } from '../src/math/sparse/supernodal.js';
 import { cscSymmetrizeValues, cscTransposeMap } from '../src/math/sparse/csc.js';

@@ -6,7 +6,7 @@
  */
 import type { Simulation, Energy } from '../src/simulation.js';
 import type { Model } from '../src/model/model.js';
-import { PROJECTION_TOL, PROJECTION_VEL_TOL } from '../src/integrators/stabilize.js';
+import { PROJECTION_TOL, PROJECTION_VEL_TOL } from '../src/step/stabilize.js';
 import { fmt } from './common.js';
 import { oneLine } from '../src/io/messages.js';
 

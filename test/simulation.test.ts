@@ -9,7 +9,7 @@ import { chainOfBodies } from '../examples/scenes.js';
 import { AxialSpring } from '../src/forces/pathSpring.js';
 import { LinearMaterial, type AxialMaterial } from '../src/forces/materials.js';
 import { DivergenceError, NonFiniteError } from '../src/model/errors.js';
-import { Projection } from '../src/integrators/stabilize.js';
+import { Projection } from '../src/step/stabilize.js';
 import { Joint } from '../src/constraints/joint.js';
 import type { RigidBody } from '../src/model/model.js';
 

@@ -65,7 +65,7 @@ export function addTranslationalStiffness(K: BlockMatrix, fsr: Float64Array, o: 
 }
 
 /**
- * The curvature of a lever (the position projection's Newton step, integrators/stabilize.ts): a
+ * The curvature of a lever (the position projection's Newton step, step/stabilize.ts): a
  * fixed world force f at the point x + r of a body turned by the world rotation vector β has
  * f·(exp([β]) r) = f·r + f·(β × r) + ½ f·(β × (β × r)) + O(β³), so its Hessian in β is
  *

@@ -116,7 +116,7 @@ class TranslationalStiffness implements GeometricStiffnessTerm {
 }
 
 /**
- * A joint's term of the position projection's curvature (integrators/stabilize.ts; summed over
+ * A joint's term of the position projection's curvature (step/stabilize.ts; summed over
  * the joints by JointBatch.addCurvature): the positive part of its three translational rows'
  * curvature (axes codes[co …]; the joint's kinematics at b[o …], after framePositions) at the
  * multipliers mu[lo …], added to curvature[9·block …] for the blocks bA and bB (−1: none;

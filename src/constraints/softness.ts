@@ -2,7 +2,7 @@
  * Soft constraint rows given in physical units (theory.md §7): a row with stiffness k and
  * damping ratio ζ gets the compliance α = 1/k and the damping β = 2ζ √(m_eff/k), with the row's
  * effective mass m_eff = 1/(G_i M⁻¹ G_iᵀ) at q0 (the closed-form M⁻¹ of theory.md §2). Run once, by
- * the Model constructor: the model is immutable afterwards, and every simulation of it sees the
+ * ModelAssembler.build: the model is immutable afterwards, and every simulation of it sees the
  * same α and β.
  */
 import type { Model, Stabilization } from '../model/model.js';

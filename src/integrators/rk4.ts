@@ -15,7 +15,7 @@
  * plus the velocity projection's impulses/h (stabilize.ts; small here: up to 2e-6 of the largest
  * |λ| on examples/pendulum-chain.json and 3e-5 on examples/four-bar.json over 200 steps).
  */
-import type { Workspace } from './workspace.js';
+import type { Workspace } from '../step/workspace.js';
 import type { State } from '../model/state.js';
 import { invLeftJacobianApply } from '../math/so3.js';
 

@@ -23,7 +23,7 @@
  * free spinning bodies, that version always dissipates energy while the exact linearization
  * gains up to 74% in 20 s at large steps (docs/integrators.md).
  */
-import type { Workspace } from './workspace.js';
+import type { Workspace } from '../step/workspace.js';
 import type { State } from '../model/state.js';
 
 /** scratch vectors of the schemes: s* in the solve layout, v* in the velocity layout */

@@ -10,6 +10,7 @@ import type { ForceEffector } from '../forces/force.js';
 import type { BilateralConstraint } from '../constraints/constraint.js';
 import { cholesky3, symmetricEigenvalues3 } from '../math/mat3.js';
 import { Gravity } from '../forces/gravity.js';
+import { applySoftness } from '../constraints/softness.js';
 import { InertialForces } from '../forces/inertial.js';
 import { ComponentDamping } from '../forces/damping.js';
 import { FrameSpring, type FrameSpringParams } from '../forces/frameSpring.js';
@@ -247,10 +248,14 @@ export class ModelAssembler {
       forces.push(new ComponentDamping(comps, Float64Array.from(this.pointDamping), Float64Array.from(this.angularDamping)));
     }
     forces.push(...this.forces);
-    return new Model({
+    const model = new Model({
       components: comps, markers: this.markers.slice(), forces, settings: { ...this.settings, gravity: [g[0], g[1], g[2]], stabilization: { ...this.settings.stabilization } },
       nq: this.q.length, nu: this.u.length, q0: Float64Array.from(this.q), u0: Float64Array.from(this.u),
       constraints: this.constraints.slice(), builtinForces: forces.length - this.forces.length,
     });
+    // rows given as a stiffness and damping ratio get their compliance and damping, once, before
+    // the model is handed out (the model itself imports no constraint code)
+    applySoftness(model);
+    return model;
   }
 }

@@ -15,7 +15,6 @@ import type { ForceEffector } from '../forces/force.js';
 import type { IntegratorName } from '../integrators/names.js';
 import type { BilateralConstraint } from '../constraints/constraint.js';
 import { ModelError } from './errors.js';
-import { applySoftness } from '../constraints/softness.js';
 
 /** a 3-vector [x, y, z] */
 export type Vec3Tuple = [number, number, number];
@@ -235,8 +234,6 @@ export class Model {
     this.nRows = this.nKkt - this.nSolve;
     this.rowStart = new Int32Array(cons.length + 1);
     for (let c = 0; c < cons.length; c++) this.rowStart[c + 1] = this.rowStart[c]! + cons[c]!.rows;
-    // rows given as a stiffness and damping ratio get their compliance and damping, once
-    applySoftness(this);
   }
 
   /** the particles, in component order */

@@ -6,9 +6,9 @@
  */
 import type { Model } from '../model/model.js';
 import type { State } from '../model/state.js';
-import type { Workspace } from '../integrators/workspace.js';
+import type { Workspace } from '../step/workspace.js';
 import type { IntegratorName } from '../integrators/names.js';
-import { Projection, PROJECTION_TOL, PROJECTION_VEL_TOL } from '../integrators/stabilize.js';
+import { Projection, PROJECTION_TOL, PROJECTION_VEL_TOL } from '../step/stabilize.js';
 import { Joint } from '../constraints/joint.js';
 import { ignoredDampingRow, dampingIgnoredBy } from '../constraints/softness.js';
 import type { WarningKind } from './warnings.js';

@@ -10,7 +10,7 @@
  */
 import type { Model } from '../model/model.js';
 import type { State } from '../model/state.js';
-import type { Workspace } from '../integrators/workspace.js';
+import type { Workspace } from '../step/workspace.js';
 import type { IntegratorName } from '../integrators/names.js';
 
 /**

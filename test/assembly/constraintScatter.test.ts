@@ -9,7 +9,7 @@ import { ModelAssembler } from '../../src/model/assembler.js';
 import { Joint } from '../../src/constraints/joint.js';
 import type { RigidBody } from '../../src/model/model.js';
 import { scratchOf } from '../helpers/constraints.js';
-import { Workspace } from '../../src/integrators/workspace.js';
+import { Workspace } from '../../src/step/workspace.js';
 
 function model() {
   const b = new ModelAssembler();

@@ -6,7 +6,7 @@
 import { describe, it, expect } from 'vitest';
 import { chainOfBodies } from '../../examples/scenes.js';
 import { Simulation } from '../../src/simulation.js';
-import { Workspace } from '../../src/integrators/workspace.js';
+import { Workspace } from '../../src/step/workspace.js';
 
 describe('ConstraintSystem.evaluate reuse', () => {
   it('gives the g, G, G u and κ of a full evaluation when only u changed', () => {

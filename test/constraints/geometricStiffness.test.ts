@@ -7,7 +7,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import { ModelAssembler } from '../../src/model/assembler.js';
-import { Workspace } from '../../src/integrators/workspace.js';
+import { Workspace } from '../../src/step/workspace.js';
 import { Simulation } from '../../src/simulation.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
 import { Joint } from '../../src/constraints/joint.js';

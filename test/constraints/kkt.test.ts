@@ -7,10 +7,10 @@
  */
 import { describe, it, expect } from 'vitest';
 import { ModelAssembler } from '../../src/model/assembler.js';
-import { Workspace } from '../../src/integrators/workspace.js';
+import { Workspace } from '../../src/step/workspace.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
 import { Joint } from '../../src/constraints/joint.js';
-import { Projection } from '../../src/integrators/stabilize.js';
+import { Projection } from '../../src/step/stabilize.js';
 import type { RigidBody } from '../../src/model/model.js';
 import { cscToDense } from '../../src/math/sparse/csc.js';
 import { luDense, luSolveDense, identityDense } from '../../src/math/dense.js';

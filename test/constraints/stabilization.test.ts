@@ -6,7 +6,7 @@
  * - a gimbal joint driven through pitch 90° reports the singularity once and stays finite.
  */
 import { describe, it, expect } from 'vitest';
-import { PROJECTION_TOL } from '../../src/integrators/stabilize.js';
+import { PROJECTION_TOL } from '../../src/step/stabilize.js';
 import { ModelAssembler } from '../../src/model/assembler.js';
 import { Simulation } from '../../src/simulation.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';

@@ -11,7 +11,7 @@ import type { RigidBody } from '../../src/model/model.js';
 import { PathSpring } from '../../src/forces/pathSpring.js';
 import { FrameSpring } from '../../src/forces/frameSpring.js';
 import { LinearMaterial } from '../../src/forces/materials.js';
-import { Workspace } from '../../src/integrators/workspace.js';
+import { Workspace } from '../../src/step/workspace.js';
 import { quatToMat3 } from '../../src/math/quat.js';
 import { flow } from '../helpers/constraints.js';
 import { forceEval, rng } from '../helpers/fd.js';

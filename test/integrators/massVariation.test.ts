@@ -5,7 +5,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import { ModelAssembler } from '../../src/model/assembler.js';
-import { Workspace } from '../../src/integrators/workspace.js';
+import { Workspace } from '../../src/step/workspace.js';
 import { retract, relErr } from '../helpers/fd.js';
 import { cscToDense } from '../../src/math/sparse/csc.js';
 

@@ -1,5 +1,5 @@
 /**
- * The metric of the position projection (integrators/stabilize.ts, `positionMetric`): with
+ * The metric of the position projection (step/stabilize.ts, `positionMetric`): with
  * 'mass' every iteration is the mass-weighted step of theory.md §8, δq = −M⁻¹Gᵀ(GM⁻¹Gᵀ)⁻¹g, so from a
  * slightly violated state the projection moves the bodies by that step (to second order in the
  * violation; translations and world rotation vectors), checked against the dense formula with M,
@@ -8,7 +8,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import { Simulation } from '../../src/simulation.js';
-import { Projection } from '../../src/integrators/stabilize.js';
+import { Projection } from '../../src/step/stabilize.js';
 import { chainOfBodies } from '../../examples/scenes.js';
 import { cscToDense } from '../../src/math/sparse/csc.js';
 import { maxAbs } from '../helpers/numeric.js';

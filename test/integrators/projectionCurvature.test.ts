@@ -1,5 +1,5 @@
 /**
- * The position projection's curvature term (integrators/stabilize.ts, constraints/
+ * The position projection's curvature term (step/stabilize.ts, constraints/
  * geometricStiffness.ts leverCurvature): the lever curvature is the Hessian of f·(exp([β]) r)
  * (central second differences), its positive part is positive semidefinite and differs from it by
  * a negative semidefinite matrix; on a long chain under tension the step and projection together

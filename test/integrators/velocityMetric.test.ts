@@ -1,5 +1,5 @@
 /**
- * The metric of the velocity projection (integrators/stabilize.ts, `velocityMetric`): with
+ * The metric of the velocity projection (step/stabilize.ts, `velocityMetric`): with
  * 'mass' the projected velocity is P_v u of theory.md §8, u − M⁻¹Gᵀ(GM⁻¹Gᵀ)⁻¹G u with M and G at the
  * final positions, checked against that dense formula; the default runs in the position
  * projection's metric (M plus the joints' curvature), which satisfies G u = 0 as well but is a
@@ -10,7 +10,7 @@ import { Simulation } from '../../src/simulation.js';
 import { ModelAssembler } from '../../src/model/assembler.js';
 import { DistanceConstraint } from '../../src/constraints/distance.js';
 import { SupernodalLdlt } from '../../src/math/sparse/supernodal.js';
-import { Projection } from '../../src/integrators/stabilize.js';
+import { Projection } from '../../src/step/stabilize.js';
 import { chainOfBodies } from '../../examples/scenes.js';
 import { cscToDense } from '../../src/math/sparse/csc.js';
 import { rng, maxAbsDiff, maxAbs } from '../helpers/numeric.js';

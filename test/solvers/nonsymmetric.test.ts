@@ -9,7 +9,7 @@ import { describe, it, expect, vi } from 'vitest';
 import { Gmres } from '../../src/math/sparse/gmres.js';
 import { CORRECTIONS, GMRES_TOL } from '../../src/solvers/stepSolver.js';
 import { ModelAssembler } from '../../src/model/assembler.js';
-import { Workspace } from '../../src/integrators/workspace.js';
+import { Workspace } from '../../src/step/workspace.js';
 import { PathSpring } from '../../src/forces/pathSpring.js';
 import { LinearMaterial } from '../../src/forces/materials.js';
 import { cscToDense, cscTransposeMap } from '../../src/math/sparse/csc.js';
