@@ -14,6 +14,7 @@ import { Workspace } from './step/workspace.js';
 import { SchemeScratch, symplecticEuler, implicitEuler, trapezoidal, bridsonMarino, type Scheme } from './integrators/schemes.js';
 import { Rk4Scratch, rk4 } from './integrators/rk4.js';
 import { Projection } from './step/stabilize.js';
+import { Stepper } from './step/step.js';
 import { INTEGRATORS, type IntegratorName } from './integrators/names.js';
 import type { StepSolverOptions } from './solvers/stepSolver.js';
 import { MIN_STEP, STEP_RULE } from './io/schema.js';
@@ -101,7 +102,8 @@ export class Simulation {
   readonly integrator: IntegratorName;
   /** the step size h, s */
   readonly h: number;
-  private readonly scheme: (st: State, h: number) => void;
+  /** stages 1-9 of a step (step/step.ts) */
+  private readonly stepper: Stepper;
   private readonly projection: Projection;
   private readonly log = new WarningLog();
   private readonly monitor: RunMonitor;
@@ -118,8 +120,11 @@ export class Simulation {
     this.h = opts.step ?? model.settings.step;
     this.state = new State(model);
     this.ws = new Workspace(model, opts.solver);
-    this.scheme = this.makeScheme(this.integrator);
     this.projection = new Projection(this.ws);
+    this.stepper = new Stepper(this.ws, {
+      integrate: this.makeScheme(this.integrator), projection: this.projection,
+      collider: null, jointRows: null, contactRows: null, solver: { solver: 'pivoting', iterations: 100, tolerance: 1e-6 },
+    });
     this.q0 = new Float64Array(model.nq);
     this.u0 = new Float64Array(model.nu);
     this.carried = new Float64Array(2 * model.nRows + 1);
@@ -190,14 +195,10 @@ export class Simulation {
     this.q0.set(st.q);
     this.u0.set(st.u);
     this.saveCarried(this.carried);
-    // 1. drive: parametric components take their prescribed motion (none yet)
-    // 2. attach: attached components follow their masters (none yet)
-    // 3. collide: contacts (none yet)
-    // 4-8. forces, constraints, assemble, solve, advance: the integrator (theory.md §5)
     try {
-      this.scheme(st, h);
-      // 9. stabilize: project onto the hard constraints (stabilization 'projection')
-      this.projection.run(st.q, st.u, h);
+      // 1-9: drive, attach, collide, rows, the integrator (forces, constraints, assemble, solve,
+      // advance), stabilize (step/step.ts)
+      this.stepper.step(st, h);
       // 10. report, divergence first: a non-finite state, or one that blew up, fails the step
       this.checkFinite(st.step + 1, st.t + h);
       this.monitor.checkEnergy(st.step + 1);

@@ -16,6 +16,10 @@ import type { Kinematics } from '../model/kinematics.js';
 import type { ConstraintContext } from '../constraints/constraint.js';
 import { Joint, GIMBAL_SINGULAR_TOL, type JointScratch } from '../constraints/joint.js';
 import { constraintWrench, WrenchScratch } from '../constraints/report.js';
+import { coordinateRow, coordinateValue } from '../constraints/coordinateRows.js';
+
+/** |cos φ| below which a gimbal's θ and ψ take no limit or motor row (the singularity warning's) */
+export const LIMIT_SINGULAR_TOL = 1e-2;
 
 export class ConstraintReadouts {
   private readonly wrenchScratch = new WrenchScratch();
@@ -61,6 +65,19 @@ export class ConstraintReadouts {
     if (!j) return 0;
     j.coordinateRates(this.context(ci, q, u), out, 0, this.scratch[ci] as JointScratch);
     return j.coordinateNames.length;
+  }
+
+  /**
+   * Coordinate k of joint ci at q, with its velocity row into out12 (coordinateRow); NaN when
+   * constraint ci is not a joint or the row is singular at q (|cos φ| < LIMIT_SINGULAR_TOL for a
+   * gimbal's θ and ψ, whose rows grow as 1/cos φ)
+   */
+  coordinateRow(out12: Float64Array, ci: number, k: number, q: Float64Array, u: Float64Array): number {
+    const j = this.joint(ci);
+    if (!j) return NaN;
+    const ctx = this.context(ci, q, u), s = this.scratch[ci] as JointScratch;
+    if (coordinateRow(out12, j, ctx, s, k, LIMIT_SINGULAR_TOL)) return NaN;
+    return coordinateValue(j, ctx, s, k);
   }
 
   /**

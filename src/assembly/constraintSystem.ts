@@ -21,7 +21,7 @@ import type { ConstraintContext, GeometricStiffnessTerm } from '../constraints/c
 import type { BlockPattern, BlockMatrix, BlockLayout } from './blockSparse.js';
 import { KeptBlocks } from './keptBlocks.js';
 import { JointBatch } from '../constraints/jointBatch.js';
-import { GIMBAL_SINGULAR_TOL } from '../constraints/joint.js';
+import { GIMBAL_SINGULAR_TOL, Joint } from '../constraints/joint.js';
 import { ConstraintReadouts } from './constraintReadouts.js';
 import { constraintScratch, rowParameters, sideTables } from './constraintTables.js';
 import { Kinematics } from '../model/kinematics.js';
@@ -72,12 +72,16 @@ export class ConstraintSystem {
   private readonly scratch: unknown[];
   /** the readouts (coordinates, rates, reactions), answered in that scratch */
   readonly readouts: ConstraintReadouts;
+  /** (2·constraints) a joint's component on side A and on side B, −1 for the world or another constraint */
+  readonly jointSides: Int32Array;
 
   /** `kin`: the workspace's body caches, shared with its ForceSystem (made here when not given) */
   constructor(readonly model: Model, kin?: Kinematics) {
     this.kin = kin ?? new Kinematics(model);
     this.scratch = constraintScratch(model);
     this.readouts = new ConstraintReadouts(model, this.kin, this.scratch);
+    this.jointSides = Int32Array.from(model.constraints.flatMap((c) => c instanceof Joint
+      ? [c.bodyA ? c.bodyA.index : -1, c.bodyB ? c.bodyB.index : -1] : [-1, -1]));
     this.m = model.nRows;
     this.n = model.nSolve;
     this.stabilization = resolveStabilization(model.settings.stabilization);
@@ -426,6 +430,14 @@ export class ConstraintSystem {
   /** the rates of those coordinates at (q, u) into out[0 …] (finite everywhere); returns their number */
   jointRates(ci: number, q: Float64Array, u: Float64Array, out: Float64Array): number {
     return this.readouts.jointRates(ci, q, u, out);
+  }
+
+  /**
+   * Coordinate k of joint ci at q, with its velocity row into out12 (ċ = out12 · [u_A; u_B],
+   * constraints/coordinateRows.ts); NaN where the row is singular (limits and motors skip it then)
+   */
+  coordinateRow(out12: Float64Array, ci: number, k: number, q: Float64Array, u: Float64Array): number {
+    return this.readouts.coordinateRow(out12, ci, k, q, u);
   }
 
   /**

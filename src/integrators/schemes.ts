@@ -55,7 +55,7 @@ export const symplecticEuler: Scheme = (ws, st, h, s) => {
   const n = ws.model.nSolve;
   for (let i = 0; i < n; i++) s.s1[i] = h * s.s1[i]!;
   ws.constraintRhs(s.s1, 'velocity');
-  ws.solveWith(s.s1, s.s2);
+  ws.velocitySolve(s.s1, s.s2, u);
   ws.storeLambda(s.s2, 1 / h);
   // u⁺ = u + Δu, then q⁺ = q ⊕ h u⁺
   ws.scatterAdd(u, s.s2, 1);
@@ -90,7 +90,7 @@ function linearlyImplicit(theta: number): Scheme {
     const n = ws.model.nSolve;
     for (let i = 0; i < n; i++) s.s1[i] = h * (s.s1[i]! + theta * h * s.s4[i]!);
     ws.constraintRhs(s.s1, 'velocity');
-    ws.solveWith(s.s1, s.s2);
+    ws.velocitySolve(s.s1, s.s2, u);
     ws.storeLambda(s.s2, 1 / h);
     // u⁺ = u + Δu; q⁺ = q ⊕ h((1−θ) u + θ u⁺)
     if (theta === 1) {
@@ -128,7 +128,7 @@ export const bridsonMarino: Scheme = (ws, st, h, s) => {
   for (let i = 0; i < n; i++) s.s3[i] = 0.5 * h * s.s1[i]!;
   ws.constraintRhs(s.s3, 'velocity');
   for (let i = 0; i < m; i++) s.c1[i] = s.s3[n + i]!;
-  ws.solveWith(s.s3, s.s2);
+  ws.velocitySolve(s.s3, s.s2, u);
   // q⁺ = q ⊕ h u½
   s.v1.set(u);
   ws.scatterAdd(s.v1, s.s2, 1);
@@ -142,7 +142,7 @@ export const bridsonMarino: Scheme = (ws, st, h, s) => {
   // the hard rows again on u⁺, same rows as the half step
   for (let i = 0; i < n; i++) s.s3[i] = 0.5 * h * (s.s1[i]! + s.s4[i]!);
   for (let i = 0; i < m; i++) s.s3[n + i] = s.c1[i]!;
-  ws.solveWith(s.s3, s.s2);
+  ws.velocitySolve(s.s3, s.s2, u);
   ws.storeLambda(s.s2, 1 / h);
   // compliant rows report the mean of their start and end forces
   for (let i = 0; i < m; i++) if (!cs.hard[i]) cs.lambda[i] = 0.5 * (s.c2[i]! + cs.lambdaForce[i]!);

@@ -15,6 +15,7 @@ import type { ForceEffector } from '../forces/force.js';
 import type { IntegratorName } from '../integrators/names.js';
 import type { BilateralConstraint } from '../constraints/constraint.js';
 import { ModelError } from './errors.js';
+import { DEFAULT_CONTACT, type ContactSettings, type ShapeEntry, type JointLimit, type JointMotor } from './contactModel.js';
 
 /** a 3-vector [x, y, z] */
 export type Vec3Tuple = [number, number, number];
@@ -203,7 +204,13 @@ export class Model {
     nq: number; nu: number; q0: Float64Array; u0: Float64Array; constraints?: BilateralConstraint[];
     /** how many of `forces` come first as built-in effectors (gravity, inertial forces, damping) */
     builtinForces?: number;
+    /** the contact entry, shapes, limits and motors (default: none) */
+    contact?: ContactSettings; shapes?: ShapeEntry[]; limits?: JointLimit[]; motors?: JointMotor[];
   }) {
+    this.contact = args.contact ?? DEFAULT_CONTACT;
+    this.shapes = args.shapes ?? [];
+    this.limits = args.limits ?? [];
+    this.motors = args.motors ?? [];
     this.components = args.components;
     this.particles = args.components.filter((c): c is Particle => c.kind === 'particle');
     this.bodies = args.components.filter((c): c is RigidBody => c.kind === 'body');
@@ -236,6 +243,14 @@ export class Model {
     for (let c = 0; c < cons.length; c++) this.rowStart[c + 1] = this.rowStart[c]! + cons[c]!.rows;
   }
 
+  /** the contact solver's settings (model file `contact`) */
+  readonly contact: ContactSettings;
+  /** the collision shapes: world shapes, then the components' in model order */
+  readonly shapes: readonly ShapeEntry[];
+  /** the joints' coordinate limits */
+  readonly limits: readonly JointLimit[];
+  /** the joints' motors */
+  readonly motors: readonly JointMotor[];
   /** the particles, in component order */
   readonly particles: readonly Particle[];
   /** the rigid bodies, in component order */

@@ -24,6 +24,8 @@ import { quatIntegrateWorld } from '../math/quat.js';
 import { spatialInertiaInto, spatialInertiaInverseOf, spatialScratch } from '../math/spatial.js';
 import { skew, mul3, mulVec3, invert3 } from '../math/mat3.js';
 import { ComponentTable } from '../forces/componentTable.js';
+import type { UnilateralRows } from '../contact/rows.js';
+import type { VelocitySolve } from './solve.js';
 
 export class Workspace {
   readonly fs: ForceSystem;
@@ -47,6 +49,8 @@ export class Workspace {
   private readonly geometric: number[] = [];
   private readonly geometricTerms: GeometricStiffnessTerm[] = [];
   private readonly stiffnessScratch = new StiffnessScratch();
+  /** this step's unilateral rows and their solve (set by the stepper when the model has contacts, limits or motors) */
+  unilateral: { readonly rows: UnilateralRows; readonly solve: VelocitySolve } | null = null;
   /** regularization added to hard rows after a rank deficiency (0 while none was found) */
   regularization = 0;
   private readonly M6 = new Float64Array(36);
@@ -315,6 +319,24 @@ export class Workspace {
    */
   solveDirect(rhs: Float64Array, x: Float64Array): void {
     if (!this.solver.solveDirect(rhs, x)) stepFailure.nonFinite(this, rhs);
+  }
+
+  /** (ncomp) each component's offset in u, by component index */
+  get uOffsets(): Int32Array { return this.comps.uOffset; }
+  /** (ncomp) each component's offset in q, by component index */
+  get qOffsets(): Int32Array { return this.comps.qOffset; }
+  /** (ncomp) 1 for a rigid body, 0 for a particle, by component index */
+  get bodyFlags(): Uint8Array { return this.comps.body; }
+
+  /**
+   * Stage 7, the velocity solve of every integrator: x ← [Δu; μ] of the factored step with this
+   * step's unilateral and bounded rows (step/solve.ts; u is the velocity Δu adds to). Without
+   * rows, `solveWith`.
+   */
+  velocitySolve(rhs: Float64Array, x: Float64Array, u: Float64Array): void {
+    const un = this.unilateral;
+    if (un === null || un.rows.count === 0) { this.solveWith(rhs, x); return; }
+    un.solve.solve(un.rows, rhs, x, u);
   }
 
   /**

@@ -1,0 +1,92 @@
+/**
+ * The contact part of a Model (docs/model-format.md, "Contact"): the contact solver's settings,
+ * the collision shapes, and the joints' limits and motors. Plain read-only data, made by the
+ * loader or the builder; the step turns them into rows (src/contact).
+ */
+
+/** the model's `contact` entry, defaults filled in */
+export interface ContactSettings {
+  /** the complementarity solver: 'auto' picks by the number of rows (docs/contact.md) */
+  readonly solver: 'auto' | 'pivoting' | 'lemke' | 'pgs';
+  /** detection margin, m: contacts are known this far before they touch */
+  readonly margin: number;
+  /** fraction of a penetration corrected per step */
+  readonly erp: number;
+  /** closing speeds below this bounce without restitution, m/s */
+  readonly restitutionThreshold: number;
+  /** pgs's friction law: 'box' (two directions) or 'coulomb' (the friction disc) */
+  readonly friction: 'box' | 'coulomb';
+  /** lemke's polyhedral friction directions per contact */
+  readonly directions: number;
+  /** pgs's sweeps at most */
+  readonly iterations: number;
+  /** pgs's relative tolerance */
+  readonly tolerance: number;
+}
+
+export const DEFAULT_CONTACT: ContactSettings = Object.freeze({
+  solver: 'auto', margin: 0.01, erp: 0.2, restitutionThreshold: 0.05, friction: 'coulomb',
+  directions: 8, iterations: 100, tolerance: 1e-6,
+});
+
+/** a surface's material */
+export interface ShapeMaterial {
+  /** Coulomb friction coefficient μ ≥ 0 */
+  readonly friction: number;
+  /** Newton restitution e ∈ [0, 1] */
+  readonly restitution: number;
+  /** compliance α ≥ 0, m/N (0: rigid) */
+  readonly compliance: number;
+  /** damping β ≥ 0, s (000 §0.11) */
+  readonly damping: number;
+}
+
+/** a collision shape of the model */
+export interface ShapeEntry {
+  /** "body:<name>", "particle:<name>" or "world.shapes[i]", for messages and reports */
+  readonly name: string;
+  readonly kind: 'sphere' | 'capsule' | 'box' | 'plane' | 'cylinder' | 'ellipsoid';
+  /** the component it is fixed to, −1 for the world */
+  readonly component: number;
+  /** sphere [r], capsule [r, half length of the cylinder], box [hx, hy, hz], cylinder [r, half length], ellipsoid [rx, ry, rz], plane [] */
+  readonly params: readonly number[];
+  /** position in the component's frame (world for world shapes), m */
+  readonly position: readonly [number, number, number];
+  /** orientation [w, x, y, z] in the component's frame (world for world shapes) */
+  readonly orientation: readonly [number, number, number, number];
+  readonly material: ShapeMaterial;
+  /** false: the shape takes part in no contact */
+  readonly collide: boolean;
+}
+
+/** a limit on a joint coordinate */
+export interface JointLimit {
+  /** the joint's index in model.constraints */
+  readonly constraint: number;
+  readonly joint: string;
+  /** the coordinate's index in the joint's readout coordinates */
+  readonly coordinate: number;
+  readonly coordinateName: string;
+  /** −Infinity for none */
+  readonly lower: number;
+  /** +Infinity for none */
+  readonly upper: number;
+  readonly restitution: number;
+  readonly compliance: number;
+  readonly damping: number;
+}
+
+/** a motor on a joint coordinate: a row whose impulse is bounded by h·maxForce */
+export interface JointMotor {
+  readonly constraint: number;
+  readonly joint: string;
+  readonly coordinate: number;
+  readonly coordinateName: string;
+  /** 'velocity': ċ → target; 'position': ċ → (target − c)/time */
+  readonly mode: 'velocity' | 'position';
+  readonly target: number;
+  /** a position motor's time constant τ, s (null: one step) */
+  readonly time: number | null;
+  /** the largest force or torque, N or N·m */
+  readonly maxForce: number;
+}
