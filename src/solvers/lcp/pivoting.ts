@@ -1,0 +1,507 @@
+/**
+ * The `pivoting` complementarity solver: a box-bounded LCP (w = A z + q, lo ≤ z ≤ hi, the sign
+ * conventions of types.ts) by block principal pivoting with columns of A on demand
+ * (000 §0.7, §0.8), and box friction with bounds ±μθ iterated to a fixed point (000 §0.10, with
+ * the signs of ERRATA A.1). A must be symmetric positive semidefinite (the engine's N̄A⁻¹N̄ᵀ) or
+ * definite.
+ *
+ * Each variable is at its lower bound, at its upper bound, or free (in the basis α). Given the
+ * sets, the bound variables take their bound values and the free ones solve
+ *   A_αα z_α = −(q_α + A_α,bound z_bound),
+ * and the bound ones read w. A variable is infeasible when it is free outside its bounds, or bound
+ * with w of the wrong sign. Block principal pivoting (Júdice & Pires 1994) switches every
+ * infeasible variable at once while their number keeps falling to a new minimum; after
+ * `maxBlockFailures` switches without a new minimum it moves one variable at a time, the
+ * infeasible one of least index (Murty's rule, which cannot cycle on P-matrices), and returns to
+ * block switches as soon as a new minimum is reached.
+ *
+ * A column of A is requested only for a variable that enters α or is bound at a nonzero value,
+ * once per solve (one sparse solve each in the engine, 000 §0.8). The factor of A_αα is kept
+ * across pivots (`PrincipalFactor`): leaving variables are removed by rank-one updates, or the
+ * tail is rebuilt when that costs less, and entering ones are appended.
+ *
+ * Singular A (redundant rows, such as a box resting on four contacts): a variable whose column is
+ * dependent on α's keeps its bound (a bilateral one is parked at 0). When Murty's rule picks such
+ * a variable r, A z is constant along the null direction d = (−A_αα⁻¹ a_αr, 1) (A is PSD), and the
+ * objective of the equivalent QP, ½zᵀAz + qᵀz, falls along −sign(w_r) d. The step goes along it
+ * to the first bound: r reaches its other bound, or the blocking free variable leaves α and r
+ * takes its place. No blocking bound means the problem has no solution ('infeasible'; 'singular'
+ * for an inconsistent redundant bilateral row).
+ *
+ * Friction: rows with normalOf[i] ≥ 0 get hi_i = μ_i max(z_normal, 0), lo_i = −hi_i, starting from
+ * the z passed in (the last step's impulses, or zeros); the problem is solved, the bounds are
+ * updated from the new normal impulses, and solved again warm-started from the last sets, until
+ * they change by at most 1e-12 relative.
+ */
+import { ModelError } from '../../model/errors.js';
+import { PrincipalFactor } from './principalFactor.js';
+import type { LcpMatrix, LcpReport, LcpStatus } from './types.js';
+
+/** friction rows: normalOf[i] ≥ 0 names row i's normal row; mu[i] its friction coefficient */
+export interface BoxFriction {
+  normalOf: Int32Array;
+  mu: Float64Array;
+}
+
+/** options of one solve */
+export interface BoxLcpOptions {
+  /** warm start: −1 at lo, 0 free, +1 at hi per variable (`BoxLcpPivoting.sets` of the last solve) */
+  initialSets?: Int8Array;
+  /** pivots allowed over the whole solve (default 10 n + 20) */
+  maxIterations?: number;
+  /** friction-bound iterations (default 50) */
+  maxBoundIterations?: number;
+  /** block switches without a new minimum of infeasibilities before single pivots (default 10) */
+  maxBlockFailures?: number;
+}
+
+/** counters of the last solve */
+export interface BoxLcpStats {
+  /** columns of A requested */
+  columns: number;
+  /** block switches */
+  blockPivots: number;
+  /** single (Murty) pivots, null-direction steps included */
+  singlePivots: number;
+  /** single pivots that stepped along a null direction of a singular A */
+  nullSteps: number;
+}
+
+/** the set codes: at lo, free, at hi, and parked (a dependent bilateral variable held at 0) */
+const LO = -1, FREE = 0, HI = 1, PARKED = 2;
+/** infeasibility tolerance, relative to the scales of z and w */
+const FEASIBLE = 1e-12;
+/** relative change of the friction bounds that ends their fixed-point iteration */
+const BOUNDS_SETTLED = 1e-12;
+
+/**
+ * The complementarity residual of types.ts: the largest violation of the box conditions, with
+ * the complementarity of row i measured as min(|z_i − bound|, |w_i|), over max(1, scale), where
+ * scale = max(‖z‖∞‖A‖, ‖q‖∞) is the caller's.
+ */
+export function boxLcpResidual(
+  z: Float64Array, w: Float64Array, lo: Float64Array, hi: Float64Array, n: number, scale: number,
+): number {
+  let r = 0;
+  for (let i = 0; i < n; i++) {
+    const zi = z[i]!, wi = w[i]!;
+    // z within its bounds
+    let v = Math.max(lo[i]! - zi, zi - hi[i]!, 0);
+    // w > 0 only at lo, w < 0 only at hi
+    if (wi > 0) v = Math.max(v, Math.min(zi - lo[i]!, wi));
+    else if (wi < 0) v = Math.max(v, Math.min(hi[i]! - zi, -wi));
+    if (v > r) r = v;
+  }
+  return r / Math.max(1, scale);
+}
+
+/** block principal pivoting for box LCPs with columns on demand; one instance per engine workspace */
+export class BoxLcpPivoting {
+  private n = 0;
+  private cap: number;
+  private A: LcpMatrix | null = null;
+  private q: Float64Array = new Float64Array(0);
+  private z: Float64Array = new Float64Array(0);
+  private state: Int8Array;
+  /** the last non-free set of each variable: where a dependent entering variable goes back to */
+  private prev: Int8Array;
+  private outSets: Int8Array;
+  private lo: Float64Array;
+  private hi: Float64Array;
+  private w: Float64Array;
+  private work: Float64Array;
+  private dir: Float64Array;
+  private list: Int32Array;
+  private infeasible: Int32Array;
+  /** column cache: slot of each variable (−1: not requested), the columns back to back */
+  private slot: Int32Array;
+  private cols: Float64Array;
+  private colTmp: Float64Array;
+  private nCols = 0;
+  private factor: PrincipalFactor;
+  /** scales of this solve: max |q|, max diagonal of the requested columns, tolerances */
+  private qMax = 0;
+  private dMax = 0;
+  private tolW = 0;
+  private tolZ = 0;
+  private readonly report: LcpReport = { status: 'solved', iterations: 0, boundIterations: 0, residual: 0 };
+  /** counters of the last solve */
+  readonly stats: BoxLcpStats = { columns: 0, blockPivots: 0, singlePivots: 0, nullSteps: 0 };
+
+  constructor(capacity = 16) {
+    const c = Math.max(4, capacity);
+    this.cap = c;
+    this.state = new Int8Array(c); this.prev = new Int8Array(c); this.outSets = new Int8Array(c);
+    this.lo = new Float64Array(c); this.hi = new Float64Array(c); this.w = new Float64Array(c);
+    this.work = new Float64Array(c); this.dir = new Float64Array(c); this.colTmp = new Float64Array(c);
+    this.list = new Int32Array(c); this.infeasible = new Int32Array(c); this.slot = new Int32Array(c);
+    this.cols = new Float64Array(c * Math.min(c, 32));
+    this.factor = new PrincipalFactor(Math.min(c, 64));
+  }
+
+  /** the final sets of the last solve (−1 at lo, 0 free, +1 at hi): the next solve's warm start */
+  get sets(): Int8Array { return this.outSets.subarray(0, this.n); }
+
+  /** w = A z + q of the last solve's z */
+  get slack(): Float64Array { return this.w.subarray(0, this.n); }
+
+  /**
+   * Solves the box LCP; z is the output (and, with friction, its normal entries give the first
+   * bound estimate). lo_i ≤ hi_i (equal bounds fix z_i); lo_i = −∞, hi_i = +∞ makes row i
+   * bilateral. The returned report is this solver's own object, overwritten by the next solve.
+   */
+  solve(
+    A: LcpMatrix, q: Float64Array, lo: Float64Array, hi: Float64Array,
+    friction: BoxFriction | null, z: Float64Array, opts?: BoxLcpOptions,
+  ): LcpReport {
+    this.setUp(A, q, lo, hi, friction, z);
+    const n = this.n, report = this.report;
+    const maxIter = opts?.maxIterations ?? 10 * n + 20;
+    const maxBounds = friction ? opts?.maxBoundIterations ?? 50 : 1;
+    const maxFails = opts?.maxBlockFailures ?? 10;
+    if (friction) this.frictionBounds(friction, false);
+    this.initialSets(opts?.initialSets);
+    report.iterations = 0;
+    let status: LcpStatus = 'solved';
+    // solve, then move the friction bounds to the new normal impulses, until they settle
+    for (let b = 1; ; b++) {
+      report.boundIterations = b;
+      status = this.pivot(maxIter, maxFails);
+      if (status !== 'solved' || !friction) break;
+      if (this.frictionBounds(friction, true)) break;
+      if (b >= maxBounds) { status = 'iteration-limit'; break; }
+    }
+    this.finish(friction);
+    report.status = status;
+    return report;
+  }
+
+  /** checks the input, sizes the arrays, copies the bounds, empties the column cache */
+  private setUp(
+    A: LcpMatrix, q: Float64Array, lo: Float64Array, hi: Float64Array,
+    friction: BoxFriction | null, z: Float64Array,
+  ): void {
+    const n = A.n, where = 'BoxLcpPivoting.solve';
+    if (q.length < n || lo.length < n || hi.length < n || z.length < n) {
+      throw new ModelError(where, `q, lo, hi and z need ${n} entries`);
+    }
+    if (n > this.cap) this.grow(n);
+    this.n = n; this.A = A; this.q = q; this.z = z;
+    let qMax = 0;
+    for (let i = 0; i < n; i++) {
+      // NaN fails every comparison below
+      if (!(Math.abs(q[i]!) < Infinity) || !(lo[i]! <= hi[i]!) || lo[i] === Infinity || hi[i] === -Infinity) {
+        throw new ModelError(where, `row ${i}: needs a finite q and lo ≤ hi (q ${q[i]}, lo ${lo[i]}, hi ${hi[i]})`);
+      }
+      qMax = Math.max(qMax, Math.abs(q[i]!));
+      this.lo[i] = lo[i]!; this.hi[i] = hi[i]!;
+    }
+    if (friction) this.checkFriction(friction, where);
+    this.qMax = qMax; this.dMax = 0;
+    this.slot.fill(-1, 0, n); this.nCols = 0;
+    this.factor.reset(n);
+    const s = this.stats;
+    s.columns = 0; s.blockPivots = 0; s.singlePivots = 0; s.nullSteps = 0;
+  }
+
+  /** a friction row must name a normal row that is not itself a friction row */
+  private checkFriction(f: BoxFriction, where: string): void {
+    const n = this.n;
+    if (f.normalOf.length < n || f.mu.length < n) throw new ModelError(where, `friction needs ${n} entries`);
+    for (let i = 0; i < n; i++) {
+      const k = f.normalOf[i]!;
+      if (k < 0) continue;
+      if (k >= n || f.normalOf[k]! >= 0 || !(f.mu[i]! >= 0) || f.mu[i] === Infinity) {
+        throw new ModelError(where, `friction row ${i}: normal row ${k} or μ ${f.mu[i]} is invalid`);
+      }
+    }
+  }
+
+  /** the starting sets: the warm start where it is valid for the bounds, else a guess near z = 0 */
+  private initialSets(sets: Int8Array | undefined): void {
+    const n = this.n, lo = this.lo, hi = this.hi;
+    for (let i = 0; i < n; i++) {
+      const s = sets && i < sets.length ? sets[i]! : 2;
+      let t = this.defaultSet(i);
+      if (s === FREE && lo[i]! < hi[i]!) t = FREE;
+      else if (s === LO && lo[i]! > -Infinity) t = LO;
+      else if (s === HI && hi[i]! < Infinity && lo[i]! < hi[i]!) t = HI;
+      this.state[i] = t;
+      this.prev[i] = this.fallbackSet(i);
+    }
+  }
+
+  /** the guess without a warm start: free when 0 is inside the box, else the bound nearest 0 */
+  private defaultSet(i: number): number {
+    const lo = this.lo[i]!, hi = this.hi[i]!;
+    if (lo === hi) return LO;
+    if (lo < 0 && hi > 0) return FREE;
+    return this.fallbackSet(i);
+  }
+
+  /** where a variable goes when it cannot be free: the finite bound nearest 0, or parked */
+  private fallbackSet(i: number): number {
+    const lo = this.lo[i]!, hi = this.hi[i]!;
+    if (lo === -Infinity) return hi === Infinity ? PARKED : HI;
+    return hi === Infinity || Math.abs(lo) <= Math.abs(hi) ? LO : HI;
+  }
+
+  /**
+   * Júdice-Pires: block switches while the number of infeasible variables reaches new minima,
+   * single least-index pivots after maxFails switches without one
+   */
+  private pivot(maxIter: number, maxFails: number): LcpStatus {
+    const report = this.report, stats = this.stats;
+    let best = this.n + 1, fails = maxFails;
+    this.syncFactor();
+    for (;;) {
+      this.computeZ();
+      const count = this.findInfeasible();
+      if (count === 0) return 'solved';
+      if (report.iterations >= maxIter) return 'iteration-limit';
+      report.iterations++;
+      // a new minimum resets the allowance of block switches
+      if (count < best) { best = count; fails = maxFails; }
+      else fails--;
+      if (fails >= 0) {
+        stats.blockPivots++;
+        this.blockSwitch(count);
+        this.syncFactor();
+      } else {
+        stats.singlePivots++;
+        const s = this.singlePivot(this.infeasible[0]!);
+        if (s !== null) return s;
+      }
+    }
+  }
+
+  /** z from the sets: bound values, then z_α = −A_αα⁻¹ w_α(bound part); w = A z + q; scales */
+  private computeZ(): void {
+    const n = this.n, z = this.z, w = this.w, state = this.state, f = this.factor;
+    // bound variables and their part of w
+    for (let i = 0; i < n; i++) w[i] = this.q[i]!;
+    for (let i = 0; i < n; i++) {
+      const s = state[i]!;
+      if (s === FREE) { z[i] = 0; continue; }
+      const v = s === LO ? this.lo[i]! : s === HI ? this.hi[i]! : 0;
+      z[i] = v;
+      if (v !== 0) this.addColumn(i, v);
+    }
+    // free variables (from zero), and their part of w
+    this.solveFree();
+    let zMax = 0;
+    for (let i = 0; i < n; i++) zMax = Math.max(zMax, Math.abs(z[i]!));
+    const wScale = Math.max(this.qMax, this.dMax * zMax, 1e-300);
+    // one step of refinement when w_α is not zero to rounding
+    let r = 0;
+    for (let k = 0; k < f.m; k++) r = Math.max(r, Math.abs(w[f.order[k]!]!));
+    if (r > 64 * Number.EPSILON * wScale) this.solveFree();
+    this.tolW = FEASIBLE * wScale;
+    this.tolZ = FEASIBLE * Math.max(zMax, 1e-300);
+  }
+
+  /** z_α += −A_αα⁻¹ w_α, and w += A_:α of that change */
+  private solveFree(): void {
+    const f = this.factor, m = f.m, work = this.work, order = f.order;
+    for (let k = 0; k < m; k++) work[k] = -this.w[order[k]!]!;
+    f.solve(work);
+    for (let k = 0; k < m; k++) {
+      const j = order[k]!;
+      this.z[j] = this.z[j]! + work[k]!;
+      this.addColumn(j, work[k]!);
+    }
+  }
+
+  /** w += v · column j (requested on first use) */
+  private addColumn(j: number, v: number): void {
+    if (v === 0) return;
+    const at = this.column(j), n = this.n, w = this.w, cols = this.cols;
+    for (let i = 0; i < n; i++) w[i] = w[i]! + cols[at + i]! * v;
+  }
+
+  /** offset of column j in the cache, requesting it from A on first use */
+  private column(j: number): number {
+    const n = this.n;
+    let s = this.slot[j]!;
+    if (s < 0) {
+      s = this.nCols++;
+      if (this.nCols * n > this.cols.length) {
+        const grown = new Float64Array(Math.max(this.nCols * n, 2 * this.cols.length));
+        grown.set(this.cols.subarray(0, s * n));
+        this.cols = grown;
+      }
+      this.A!.column(j, this.colTmp);
+      this.cols.set(this.colTmp.subarray(0, n), s * n);
+      this.slot[j] = s;
+      this.dMax = Math.max(this.dMax, Math.abs(this.colTmp[j]!));
+      this.stats.columns++;
+    }
+    return s * n;
+  }
+
+  /** lists the infeasible variables in increasing index order; returns their number */
+  private findInfeasible(): number {
+    const n = this.n, z = this.z, w = this.w, lo = this.lo, hi = this.hi, tw = this.tolW, tz = this.tolZ;
+    let count = 0;
+    for (let i = 0; i < n; i++) {
+      const s = this.state[i]!;
+      let bad: boolean;
+      if (s === FREE) bad = z[i]! < lo[i]! - tz || z[i]! > hi[i]! + tz;
+      else if (s === LO) bad = w[i]! < -tw && lo[i]! < hi[i]!;
+      else if (s === HI) bad = w[i]! > tw && lo[i]! < hi[i]!;
+      else bad = Math.abs(w[i]!) > tw;
+      if (bad) this.infeasible[count++] = i;
+    }
+    return count;
+  }
+
+  /** every infeasible variable changes set: free ones go to the bound they cross, bound ones become free */
+  private blockSwitch(count: number): void {
+    const state = this.state, z = this.z;
+    for (let k = 0; k < count; k++) {
+      const i = this.infeasible[k]!;
+      if (state[i] === FREE) {
+        state[i] = z[i]! < this.lo[i]! ? LO : HI;
+        this.prev[i] = state[i]!;
+      } else {
+        this.prev[i] = state[i]!;
+        state[i] = FREE;
+      }
+    }
+  }
+
+  /**
+   * makes the factor's set the free set: leaving variables out (rank-one removals, or the tail
+   * rebuilt when cheaper), entering ones appended in index order; a dependent one goes back
+   */
+  private syncFactor(): void {
+    const f = this.factor, state = this.state, order = f.order, m = f.m;
+    // cost of the removals against rebuilding the tail from the first leaving position
+    let leaving = 0, first = m, removeCost = 0;
+    for (let k = 0; k < m; k++) {
+      if (state[order[k]!] === FREE) continue;
+      leaving++; first = Math.min(first, k); removeCost += 2 * (m - k) * (m - k);
+    }
+    const kept = m - first - leaving;
+    const rebuildCost = ((first + kept) ** 3 - first ** 3) / 6 + (m - first) * m;
+    if (leaving > 0 && rebuildCost < removeCost) {
+      // rebuild: the survivors after `first` re-enter in their order
+      let count = 0;
+      for (let k = first; k < m; k++) if (state[order[k]!] === FREE) this.list[count++] = order[k]!;
+      f.truncate(first);
+      for (let k = 0; k < count; k++) this.enter(this.list[k]!);
+    } else if (leaving > 0) {
+      for (let k = m - 1; k >= first; k--) if (state[order[k]!] !== FREE) f.remove(k);
+    }
+    // entering variables
+    for (let i = 0; i < this.n; i++) if (state[i] === FREE && f.pos[i]! < 0) this.enter(i);
+  }
+
+  /** appends variable i to the factor; a dependent one returns to its last bound (or is parked) */
+  private enter(i: number): boolean {
+    const at = this.column(i);
+    if (this.factor.tryAppend(i, this.cols, at)) return true;
+    this.state[i] = this.prev[i]!;
+    return false;
+  }
+
+  /** Murty's single pivot on variable r; a status when the problem turns out to have no solution */
+  private singlePivot(r: number): LcpStatus | null {
+    const state = this.state, f = this.factor;
+    if (state[r] === FREE) {
+      state[r] = this.z[r]! < this.lo[r]! ? LO : HI;
+      this.prev[r] = state[r]!;
+      f.remove(f.pos[r]!);
+      return null;
+    }
+    this.prev[r] = state[r]!;
+    state[r] = FREE;
+    if (this.enter(r)) return null;
+    this.stats.nullSteps++;
+    return this.nullStep(r);
+  }
+
+  /**
+   * r's column depends on α's: step along the null direction (−A_αα⁻¹ a_αr, 1), which leaves w
+   * unchanged, in the direction that lowers the QP objective, to the first bound
+   */
+  private nullStep(r: number): LcpStatus | null {
+    const f = this.factor, m = f.m, dir = this.dir, z = this.z, lo = this.lo, hi = this.hi;
+    const sgn = this.w[r]! < 0 ? 1 : -1;
+    f.nullDirection(dir);
+    let dMax = 1;
+    for (let k = 0; k < m; k++) dMax = Math.max(dMax, Math.abs(dir[k]!));
+    // ratio test: r's own bound, then the free variables' bounds (least index on ties)
+    let tBest = sgn > 0 ? hi[r]! - z[r]! : z[r]! - lo[r]!, blocker = -1;
+    for (let k = 0; k < m; k++) {
+      const d = sgn * dir[k]!, j = f.order[k]!;
+      if (Math.abs(d) <= 1e-12 * dMax) continue;
+      const t = Math.max(0, d > 0 ? (hi[j]! - z[j]!) / d : (lo[j]! - z[j]!) / d);
+      if (t < tBest || (t === tBest && blocker >= 0 && j < f.order[blocker]!)) { tBest = t; blocker = k; }
+    }
+    if (tBest === Infinity) return this.fallbackSet(r) === PARKED ? 'singular' : 'infeasible';
+    if (blocker < 0) {
+      // r crosses to its other bound
+      this.state[r] = sgn > 0 ? HI : LO;
+      this.prev[r] = this.state[r]!;
+      return null;
+    }
+    // the blocking variable leaves α at the bound it reached, and r takes its place
+    const j = f.order[blocker]!;
+    this.state[j] = sgn * dir[blocker]! > 0 ? HI : LO;
+    this.prev[j] = this.state[j]!;
+    f.remove(blocker);
+    this.state[r] = FREE;
+    this.enter(r);
+    return null;
+  }
+
+  /**
+   * sets the friction rows' bounds to ±μ max(z_normal, 0); with `adjustSets`, rows whose box opens
+   * from zero start free and rows whose box closes are fixed at it. Returns whether the bounds
+   * moved by at most BOUNDS_SETTLED relative to the largest.
+   */
+  private frictionBounds(fr: BoxFriction, adjustSets: boolean): boolean {
+    const n = this.n, z = this.z, lo = this.lo, hi = this.hi;
+    let change = 0, size = 0;
+    for (let i = 0; i < n; i++) {
+      const k = fr.normalOf[i]!;
+      if (k < 0) continue;
+      const h = fr.mu[i]! * Math.max(z[k]!, 0);
+      const closed = !(hi[i]! > lo[i]!);
+      change = Math.max(change, Math.abs(h - hi[i]!));
+      size = Math.max(size, h);
+      hi[i] = h; lo[i] = -h;
+      if (!adjustSets) continue;
+      if (h === 0) { this.state[i] = LO; this.prev[i] = LO; }
+      else if (closed && this.state[i] !== FREE) this.state[i] = FREE;
+    }
+    return change <= BOUNDS_SETTLED * size;
+  }
+
+  /** clamps free z into its box, the residual against the final bounds, the sets for the next warm start */
+  private finish(friction: BoxFriction | null): void {
+    const n = this.n, z = this.z, lo = this.lo, hi = this.hi;
+    for (let i = 0; i < n; i++) {
+      if (this.state[i] !== FREE) continue;
+      const c = Math.min(Math.max(z[i]!, lo[i]!), hi[i]!);
+      if (c !== z[i]) { this.addColumn(i, c - z[i]!); z[i] = c; }
+    }
+    // the true bounds of the friction rows follow the final normal impulses
+    if (friction) this.frictionBounds(friction, false);
+    let zMax = 0;
+    for (let i = 0; i < n; i++) zMax = Math.max(zMax, Math.abs(z[i]!));
+    this.report.residual = boxLcpResidual(z, this.w, lo, hi, n, Math.max(zMax * this.dMax, this.qMax));
+    for (let i = 0; i < n; i++) this.outSets[i] = this.state[i] === PARKED ? FREE : this.state[i]!;
+  }
+
+  /** grows every per-variable array to at least n (outside the solve loops) */
+  private grow(n: number): void {
+    const c = Math.max(n, 2 * this.cap);
+    this.cap = c;
+    this.state = new Int8Array(c); this.prev = new Int8Array(c); this.outSets = new Int8Array(c);
+    this.lo = new Float64Array(c); this.hi = new Float64Array(c); this.w = new Float64Array(c);
+    this.work = new Float64Array(c); this.dir = new Float64Array(c); this.colTmp = new Float64Array(c);
+    this.list = new Int32Array(c); this.infeasible = new Int32Array(c); this.slot = new Int32Array(c);
+  }
+}
