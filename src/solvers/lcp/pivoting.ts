@@ -118,6 +118,8 @@ export class BoxLcpPivoting {
   private cols: Float64Array;
   private colTmp: Float64Array;
   private nCols = 0;
+  /** entering variables sent back by `enter` since the last block switch */
+  private reverts = 0;
   private factor: PrincipalFactor;
   /** scales of this solve: max |q|, max diagonal of the requested columns, tolerances */
   private qMax = 0;
@@ -247,11 +249,12 @@ export class BoxLcpPivoting {
   }
 
   /**
-   * Júdice-Pires: block switches while the number of infeasible variables reaches new minima,
-   * single least-index pivots after maxFails switches without one
+   * Júdice-Pires: block switches while the number of infeasible variables reaches new minima;
+   * after maxFails switches without one, single least-index pivots by descent (`descend`) until a
+   * new minimum or the solution
    */
   private pivot(maxIter: number, maxFails: number): LcpStatus {
-    const report = this.report, stats = this.stats;
+    const report = this.report;
     let best = this.n + 1, fails = maxFails;
     this.syncFactor();
     for (;;) {
@@ -259,19 +262,21 @@ export class BoxLcpPivoting {
       const count = this.findInfeasible();
       if (count === 0) return 'solved';
       if (report.iterations >= maxIter) return 'iteration-limit';
-      report.iterations++;
       // a new minimum resets the allowance of block switches
       if (count < best) { best = count; fails = maxFails; }
-      else fails--;
-      if (fails >= 0) {
-        stats.blockPivots++;
-        this.blockSwitch(count);
-        this.syncFactor();
-      } else {
-        stats.singlePivots++;
-        const s = this.singlePivot(this.infeasible[0]!);
+      else if (--fails < 0) {
+        const s = this.descend(best, maxIter);
         if (s !== null) return s;
+        fails = maxFails;
+        continue;
       }
+      report.iterations++;
+      this.stats.blockPivots++;
+      this.reverts = 0;
+      this.blockSwitch(count);
+      this.syncFactor();
+      // every entering variable was dependent and went back: the sets did not move
+      if (this.reverts === count) fails = 0;
     }
   }
 
@@ -283,21 +288,27 @@ export class BoxLcpPivoting {
     for (let i = 0; i < n; i++) {
       const s = state[i]!;
       if (s === FREE) { z[i] = 0; continue; }
-      const v = s === LO ? this.lo[i]! : s === HI ? this.hi[i]! : 0;
+      const v = this.valueAt(i);
       z[i] = v;
       if (v !== 0) this.addColumn(i, v);
     }
     // free variables (from zero), and their part of w
     this.solveFree();
-    let zMax = 0;
-    for (let i = 0; i < n; i++) zMax = Math.max(zMax, Math.abs(z[i]!));
-    const wScale = Math.max(this.qMax, this.dMax * zMax, 1e-300);
+    const wScale = this.scales();
     // one step of refinement when w_α is not zero to rounding
     let r = 0;
     for (let k = 0; k < f.m; k++) r = Math.max(r, Math.abs(w[f.order[k]!]!));
     if (r > 64 * Number.EPSILON * wScale) this.solveFree();
+  }
+
+  /** the tolerances from the scales of z and w; returns the scale of w */
+  private scales(): number {
+    let zMax = 0;
+    for (let i = 0; i < this.n; i++) zMax = Math.max(zMax, Math.abs(this.z[i]!));
+    const wScale = Math.max(this.qMax, this.dMax * zMax, 1e-300);
     this.tolW = FEASIBLE * wScale;
     this.tolZ = FEASIBLE * Math.max(zMax, 1e-300);
+    return wScale;
   }
 
   /** z_α += −A_αα⁻¹ w_α, and w += A_:α of that change */
@@ -402,57 +413,131 @@ export class BoxLcpPivoting {
     const at = this.column(i);
     if (this.factor.tryAppend(i, this.cols, at)) return true;
     this.state[i] = this.prev[i]!;
+    this.reverts++;
     return false;
   }
 
-  /** Murty's single pivot on variable r; a status when the problem turns out to have no solution */
-  private singlePivot(r: number): LcpStatus | null {
-    const state = this.state, f = this.factor;
-    if (state[r] === FREE) {
-      state[r] = this.z[r]! < this.lo[r]! ? LO : HI;
-      this.prev[r] = state[r]!;
-      f.remove(f.pos[r]!);
-      return null;
+  /**
+   * The safeguard: an active-set descent on the equivalent QP min ½zᵀAz + qᵀz, lo ≤ z ≤ hi, from
+   * the current sets made feasible. Newton steps on the free face, shortened at the first bound
+   * (that variable leaves α); at the face's minimum, the infeasible bound variable of least index
+   * is freed. The objective falls at every step, so no set repeats (up to degenerate zero steps).
+   * Returns null at a new minimum of infeasibilities or at the solution (block switches resume),
+   * or the status of a failure.
+   */
+  private descend(best: number, maxIter: number): LcpStatus | null {
+    const report = this.report, stats = this.stats;
+    this.makeFeasible();
+    for (;;) {
+      if (report.iterations >= maxIter) return 'iteration-limit';
+      this.scales();
+      if (this.faceStep()) { report.iterations++; stats.singlePivots++; continue; }
+      const count = this.findInfeasible();
+      if (count < best) return null;
+      // free the least-index infeasible variable; a dependent one steps along its null direction
+      report.iterations++; stats.singlePivots++;
+      const r = this.infeasible[0]!;
+      this.prev[r] = this.state[r]!;
+      this.state[r] = FREE;
+      if (this.enter(r)) continue;
+      stats.nullSteps++;
+      const s = this.nullStep(r);
+      if (s !== null) return s;
     }
-    this.prev[r] = state[r]!;
-    state[r] = FREE;
-    if (this.enter(r)) return null;
-    this.stats.nullSteps++;
-    return this.nullStep(r);
+  }
+
+  /** free variables outside their box go to the bound they cross; w follows the clamped z */
+  private makeFeasible(): void {
+    const n = this.n, z = this.z, w = this.w;
+    for (let i = 0; i < n; i++) {
+      if (this.state[i] !== FREE) continue;
+      if (z[i]! < this.lo[i]!) this.state[i] = LO;
+      else if (z[i]! > this.hi[i]!) this.state[i] = HI;
+      else continue;
+      this.prev[i] = this.state[i]!;
+      z[i] = this.valueAt(i);
+    }
+    this.syncFactor();
+    for (let i = 0; i < n; i++) w[i] = this.q[i]!;
+    for (let i = 0; i < n; i++) this.addColumn(i, z[i]!);
   }
 
   /**
-   * r's column depends on α's: step along the null direction (−A_αα⁻¹ a_αr, 1), which leaves w
-   * unchanged, in the direction that lowers the QP objective, to the first bound
+   * one Newton step on the free face, p = −A_αα⁻¹ w_α, cut at the first bound; returns true when
+   * a bound cut it (the blocking variable has left α), false at the face's minimum
+   */
+  private faceStep(): boolean {
+    const f = this.factor, m = f.m, p = this.work, z = this.z, lo = this.lo, hi = this.hi;
+    let wMax = 0;
+    for (let k = 0; k < m; k++) { p[k] = -this.w[f.order[k]!]!; wMax = Math.max(wMax, Math.abs(p[k]!)); }
+    if (wMax <= this.tolW) return false;
+    f.solve(p);
+    // ratio test: the largest step ≤ 1 that keeps every free variable in its box
+    let alpha = 1, blocker = -1;
+    for (let k = 0; k < m; k++) {
+      const j = f.order[k]!, pk = p[k]!;
+      const t = pk > 0 ? (hi[j]! - z[j]!) / pk : pk < 0 ? (lo[j]! - z[j]!) / pk : Infinity;
+      if (Math.max(t, 0) < alpha) { alpha = Math.max(t, 0); blocker = k; }
+    }
+    for (let k = 0; k < m; k++) this.move(f.order[k]!, alpha * p[k]!);
+    if (blocker < 0) return false;
+    this.leave(blocker, p[blocker]! > 0 ? HI : LO);
+    return true;
+  }
+
+  /** z_j += dz, and w with it */
+  private move(j: number, dz: number): void {
+    this.z[j] = this.z[j]! + dz;
+    this.addColumn(j, dz);
+  }
+
+  /** the free variable at factor position k leaves α at bound `set`, exactly on it */
+  private leave(k: number, set: number): void {
+    const j = this.factor.order[k]!;
+    this.state[j] = set;
+    this.prev[j] = set;
+    this.move(j, this.valueAt(j) - this.z[j]!);
+    this.factor.remove(k);
+  }
+
+  /** the value of a bound or parked variable */
+  private valueAt(i: number): number {
+    const s = this.state[i]!;
+    return s === LO ? this.lo[i]! : s === HI ? this.hi[i]! : 0;
+  }
+
+  /**
+   * r's column depends on α's (A_{α∪r} singular): along d = (−A_αα⁻¹ a_αr, 1) A z does not change
+   * (A is PSD) and the objective falls at the rate |w_r| in the direction −sign(w_r); step to the
+   * first bound: r's own (it changes bound), or a free variable's (it leaves α, r enters)
    */
   private nullStep(r: number): LcpStatus | null {
-    const f = this.factor, m = f.m, dir = this.dir, z = this.z, lo = this.lo, hi = this.hi;
+    const f = this.factor, m = f.m, d = this.dir, z = this.z, lo = this.lo, hi = this.hi;
     const sgn = this.w[r]! < 0 ? 1 : -1;
-    f.nullDirection(dir);
-    let dMax = 1;
-    for (let k = 0; k < m; k++) dMax = Math.max(dMax, Math.abs(dir[k]!));
-    // ratio test: r's own bound, then the free variables' bounds (least index on ties)
+    f.nullDirection(d);
+    for (let k = 0; k < m; k++) d[k] = sgn * d[k]!;
+    // ratio test: r's own bound first, then the free variables' (the earliest position on ties)
     let tBest = sgn > 0 ? hi[r]! - z[r]! : z[r]! - lo[r]!, blocker = -1;
     for (let k = 0; k < m; k++) {
-      const d = sgn * dir[k]!, j = f.order[k]!;
-      if (Math.abs(d) <= 1e-12 * dMax) continue;
-      const t = Math.max(0, d > 0 ? (hi[j]! - z[j]!) / d : (lo[j]! - z[j]!) / d);
-      if (t < tBest || (t === tBest && blocker >= 0 && j < f.order[blocker]!)) { tBest = t; blocker = k; }
+      const dk = d[k]!, j = f.order[k]!;
+      if (Math.abs(dk) <= 1e-12) continue;
+      const t = Math.max(0, dk > 0 ? (hi[j]! - z[j]!) / dk : (lo[j]! - z[j]!) / dk);
+      if (t < tBest) { tBest = t; blocker = k; }
     }
     if (tBest === Infinity) return this.fallbackSet(r) === PARKED ? 'singular' : 'infeasible';
+    // the step: w does not change (to rounding); r moves by ±t
+    for (let k = 0; k < m; k++) this.move(f.order[k]!, tBest * d[k]!);
     if (blocker < 0) {
-      // r crosses to its other bound
       this.state[r] = sgn > 0 ? HI : LO;
       this.prev[r] = this.state[r]!;
+      this.move(r, this.valueAt(r) - z[r]!);
       return null;
     }
-    // the blocking variable leaves α at the bound it reached, and r takes its place
-    const j = f.order[blocker]!;
-    this.state[j] = sgn * dir[blocker]! > 0 ? HI : LO;
-    this.prev[j] = this.state[j]!;
-    f.remove(blocker);
+    this.move(r, sgn * tBest);
+    this.leave(blocker, d[blocker]! > 0 ? HI : LO);
     this.state[r] = FREE;
-    this.enter(r);
+    // r back on its bound if rounding still finds it dependent
+    if (!this.enter(r)) this.move(r, this.valueAt(r) - z[r]!);
     return null;
   }
 

@@ -7,6 +7,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { BoxLcpPivoting, boxLcpResidual, type BoxFriction } from '../../../src/solvers/lcp/pivoting.js';
+import { PrincipalFactor } from '../../../src/solvers/lcp/principalFactor.js';
 import { DenseLcpMatrix, type LcpMatrix } from '../../../src/solvers/lcp/types.js';
 import { choleskyDense } from '../../../src/math/dense.js';
 import { enumerateBoxLcp, boxLcpViolation, boxLcpSlack } from '../../helpers/boxLcpEnumerate.js';
@@ -105,5 +106,130 @@ describe('BoxLcpPivoting against enumeration', () => {
       expect(maxAbsDiff(boxLcpSlack(A, q, z), ref[0]!.w)).toBeLessThan(1e-9);
       expect(violation).toBeLessThan(1e-10);
     }), { seed: 42, numRuns: 150 });
+  });
+});
+
+describe('PrincipalFactor', () => {
+  it('appends, removes and solves like a fresh factor of the same set; refuses dependent columns', () => {
+    const r = rng(7), n = 12, A = gram(r, n, n, 0.05);
+    // a column-major copy with column 11 = column 3 + column 5 (dependent)
+    for (let i = 0; i < n; i++) { A[i * n + 11] = A[i * n + 3]! + A[i * n + 5]!; }
+    for (let j = 0; j < n; j++) A[11 * n + j] = A[j * n + 11]!;
+    A[11 * n + 11] = A[3 * n + 3]! + 2 * A[3 * n + 5]! + A[5 * n + 5]!;
+    const f = new PrincipalFactor(2);
+    f.reset(n);
+    for (const j of [0, 3, 5, 7, 1, 9, 2]) expect(f.tryAppend(j, A, j * n)).toBe(true);
+    expect(f.tryAppend(11, A, 11 * n)).toBe(false);
+    // the null direction: A (d on the free set, 1 at 11) = 0 on every row
+    const d = new Float64Array(n);
+    f.nullDirection(d);
+    const x = new Float64Array(n);
+    for (let k = 0; k < f.m; k++) x[f.order[k]!] = d[k]!;
+    x[11] = 1;
+    const Ax = boxLcpSlack(A, new Float64Array(n), x);
+    expect(Math.max(...Ax.map(Math.abs))).toBeLessThan(1e-12);
+    // remove two, append one; then a solve equals a dense solve on the resulting set
+    f.remove(f.pos[3]!); f.remove(0); expect(f.tryAppend(11, A, 11 * n)).toBe(true);
+    const set = Array.from(f.order.subarray(0, f.m));
+    expect(set).toEqual([5, 7, 1, 9, 2, 11]);
+    const b = Float64Array.from(set, () => r() - 0.5), sol = b.slice();
+    f.solve(sol);
+    for (let a = 0; a < set.length; a++) {
+      let s = 0;
+      for (let c = 0; c < set.length; c++) s += A[set[a]! * n + set[c]!]! * sol[c]!;
+      expect(Math.abs(s - b[a]!)).toBeLessThan(1e-12);
+    }
+  });
+});
+
+/** LcpMatrix W = N K⁻¹ Nᵀ whose columns are solves with the Cholesky factor of K, counting them */
+class SolvedColumns implements LcpMatrix {
+  requested = 0;
+  private readonly x: Float64Array;
+  constructor(readonly n: number, private readonly N: Float64Array, private readonly L: Float64Array, private readonly m: number) {
+    this.x = new Float64Array(m);
+  }
+  column(j: number, out: Float64Array): void {
+    this.requested++;
+    const { N, L, m, x } = this;
+    // K x = N_jᵀ by forward and backward substitution
+    for (let i = 0; i < m; i++) {
+      let s = N[j * m + i]!;
+      for (let k = 0; k < i; k++) s -= L[i * m + k]! * x[k]!;
+      x[i] = s / L[i * m + i]!;
+    }
+    for (let i = m - 1; i >= 0; i--) {
+      let s = x[i]!;
+      for (let k = i + 1; k < m; k++) s -= L[k * m + i]! * x[k]!;
+      x[i] = s / L[i * m + i]!;
+    }
+    for (let i = 0; i < this.n; i++) {
+      let s = 0;
+      for (let k = 0; k < m; k++) s += N[i * m + k]! * x[k]!;
+      out[i] = s;
+    }
+  }
+  diagonal(j: number): number {
+    const col = new Float64Array(this.n);
+    this.column(j, col);
+    return col[j]!;
+  }
+}
+
+/** a random "KKT" K (SPD, m × m), sparse rows N (n × m, 3 entries each); W dense as Yᵀ Y with Y = L⁻¹Nᵀ */
+function kktProblem(seed: number, n: number, m: number) {
+  const r = rng(seed), K = gram(r, m, m, 0.5), chol = choleskyDense(K, m)!;
+  const N = new Float64Array(n * m);
+  for (let i = 0; i < n; i++) for (let e = 0; e < 3; e++) N[i * m + Math.floor(m * r())] = 2 * r() - 1;
+  const Y = new Float64Array(m * n);
+  for (let j = 0; j < n; j++) {
+    for (let i = 0; i < m; i++) {
+      let s = N[j * m + i]!;
+      for (let k = 0; k < i; k++) s -= chol.L[i * m + k]! * Y[k * n + j]!;
+      Y[i * n + j] = s / chol.L[i * m + i]!;
+    }
+  }
+  const W = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+    let s = 0;
+    for (let k = 0; k < m; k++) s += Y[k * n + i]! * Y[k * n + j]!;
+    W[i * n + j] = s;
+  }
+  return { r, W, onDemand: new SolvedColumns(n, N, chol.L, m) };
+}
+
+describe('on-demand pivoting equals dense pivoting', () => {
+  it('same z to 1e-12, with fewer columns than rows when few rows are active', () => {
+    fc.assert(fc.property(fc.integer(), fc.boolean(), (seed, withFriction) => {
+      const n = 30, { r, W, onDemand } = kktProblem(seed, n, 40);
+      // most rows separate (q > 0); with friction, rows come in (normal, tangent, tangent) triples
+      const q = Float64Array.from({ length: n }, () => (r() < 0.2 ? -r() : 0.05 + r()));
+      const lo = new Float64Array(n), hi = new Float64Array(n).fill(INF);
+      const friction: BoxFriction | null = withFriction
+        ? { normalOf: Int32Array.from({ length: n }, (_, i) => (i % 3 === 0 ? -1 : i - (i % 3))), mu: new Float64Array(n).fill(0.4) }
+        : null;
+      const zDense = new Float64Array(n), zOnDemand = new Float64Array(n);
+      const dense = { ...new BoxLcpPivoting(8).solve(new DenseLcpMatrix(n, W), q, lo, hi, friction, zDense) };
+      const solver = new BoxLcpPivoting(8);
+      const lazy = solver.solve(onDemand, q, lo, hi, friction, zOnDemand);
+      expect(dense.status).toBe('solved');
+      expect(lazy.status).toBe('solved');
+      // W formed as Yᵀ Y differs from the solved columns by rounding (1e-16), which cond(W_αα)
+      // carries into z: compare relative to ‖z‖∞
+      const zMax = Math.max(1, ...zDense.map(Math.abs));
+      expect(maxAbsDiff(zDense, zOnDemand)).toBeLessThan(1e-12 * zMax);
+      // the same columns in a dense matrix: the same arithmetic, bit for bit
+      const Wc = new Float64Array(n * n), col = new Float64Array(n), zSame = new Float64Array(n);
+      for (let j = 0; j < n; j++) { onDemand.column(j, col); for (let i = 0; i < n; i++) Wc[i * n + j] = col[i]!; }
+      onDemand.requested -= n;
+      new BoxLcpPivoting(8).solve(new DenseLcpMatrix(n, Wc), q, lo, hi, friction, zSame);
+      expect(Array.from(zSame)).toEqual(Array.from(zOnDemand));
+      expect(lazy.residual).toBeLessThan(1e-10);
+      // a column per row that is ever free or bound away from zero, each once
+      const used = zOnDemand.reduce((c, z) => c + (z !== 0 ? 1 : 0), 0);
+      expect(onDemand.requested).toBe(solver.stats.columns);
+      expect(onDemand.requested).toBeGreaterThanOrEqual(used);
+      if (!withFriction) expect(onDemand.requested).toBeLessThan(n);
+    }), { seed: 42, numRuns: 40 });
   });
 });
