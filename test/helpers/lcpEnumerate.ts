@@ -88,6 +88,18 @@ export function gram(rows: number, cols: number, B: ArrayLike<number>): Float64A
   return out;
 }
 
+/** len uniform entries in [lo, hi) */
+export function uniform(r: () => number, len: number, lo = -1, hi = 1): Float64Array {
+  return Float64Array.from({ length: len }, () => lo + (hi - lo) * r());
+}
+
+/** B Bᵀ + a positive diagonal (B uniform in [−1, 1)): symmetric positive definite, a P-matrix */
+export function randomSpd(r: () => number, n: number): Float64Array {
+  const M = gram(n, n, uniform(r, n * n));
+  for (let i = 0; i < n; i++) M[i * n + i] += 0.1 + r();
+  return M;
+}
+
 /** max |a_i − b_i| */
 export function maxDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let m = 0;

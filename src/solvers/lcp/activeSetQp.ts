@@ -4,14 +4,15 @@
  * after Goldfarb & Idnani (1983): the reference QP of the LCP ↔ QP utilities (000 §0.3; qp.ts),
  * independent of the pivoting solvers.
  *
- * Derivation in brief. With Q = L Lᵀ and x̃ = Lᵀx the problem is min ½‖x̃‖² + c̃ᵀx̃ subject to
- * v_iᵀx̃ ≥ b_i, where c̃ = L⁻¹c and v_i = L⁻¹a_i. The method starts at the unconstrained minimum
- * x̃ = −c̃ with no active constraint (dual feasible) and adds violated constraints one at a time,
- * the most violated first. For a constraint p it moves along z = (I − P)v_p, P the projector on the
- * active normals N, while the active multipliers change by −t r, r = N⁺v_p: a full step makes p
- * active; a partial step stops where an active multiplier reaches zero and drops that constraint.
- * z = 0 with no multiplier able to decrease proves the constraints infeasible. Every step
- * increases the dual objective, so no active set repeats and the method is finite.
+ * Derivation in brief. With Q = L Lᵀ and x̃ = Lᵀx the problem is min ½‖x̃‖² + c̃ᵀx̃
+ * subject to v_iᵀx̃ ≥ b_i, where c̃ = L⁻¹c and v_i = L⁻¹a_i. The method starts at the
+ * unconstrained minimum x̃ = −c̃ with no active constraint (dual feasible) and adds violated
+ * constraints one at a time, the most violated first. For a constraint p it moves along
+ * z = (I − P)v_p, P the projector on the active normals N, while the active multipliers change by
+ * −t r, r = N⁺v_p: a full step makes p active; a partial step stops where an active multiplier
+ * reaches zero and drops that constraint. z = 0 with no multiplier able to decrease proves the
+ * constraints infeasible. Every step increases the dual objective, so no active set repeats and
+ * the method is finite.
  *
  * The active normals are orthonormalized afresh at each step (modified Gram–Schmidt, twice), an
  * O(n q²) cost that suits a reference method on small problems. Work arrays are allocated once per
@@ -53,9 +54,15 @@ const QP_TOL = 1e-12;
 /** throws unless the QP's arrays have the sizes n and m announce */
 export function checkQp(p: QpProblem, where: string): void {
   const { n, m } = p;
-  if (!Number.isInteger(n) || n < 1) throw new ModelError(`${where}(n)`, `must be an integer ≥ 1, got ${n}`);
-  if (!Number.isInteger(m) || m < 0) throw new ModelError(`${where}(m)`, `must be an integer ≥ 0, got ${m}`);
-  const sizes: [string, Float64Array, number][] = [['Q', p.Q, n * n], ['c', p.c, n], ['A', p.A, m * n], ['b', p.b, m]];
+  if (!Number.isInteger(n) || n < 1) {
+    throw new ModelError(`${where}(n)`, `must be an integer ≥ 1, got ${n}`);
+  }
+  if (!Number.isInteger(m) || m < 0) {
+    throw new ModelError(`${where}(m)`, `must be an integer ≥ 0, got ${m}`);
+  }
+  const sizes: [string, Float64Array, number][] = [
+    ['Q', p.Q, n * n], ['c', p.c, n], ['A', p.A, m * n], ['b', p.b, m],
+  ];
   for (const [name, a, len] of sizes) {
     if (a.length < len) throw new ModelError(`${where}(${name})`, `has ${a.length} entries, expected ${len}`);
   }
@@ -69,7 +76,9 @@ export function choleskyOfQ(p: QpProblem, where: string): Float64Array {
 }
 
 /** out ← L⁻¹ v for the lower triangular L (n × n row-major); out may alias v */
-export function forwardSolve(out: Float64Array, L: Float64Array, v: ArrayLike<number>, n: number): Float64Array {
+export function forwardSolve(
+  out: Float64Array, L: Float64Array, v: ArrayLike<number>, n: number,
+): Float64Array {
   for (let i = 0; i < n; i++) {
     let s = v[i];
     for (let k = 0; k < i; k++) s -= L[i * n + k] * out[k];
@@ -79,7 +88,9 @@ export function forwardSolve(out: Float64Array, L: Float64Array, v: ArrayLike<nu
 }
 
 /** out ← L⁻ᵀ v for the lower triangular L (n × n row-major); out may alias v */
-export function backSolve(out: Float64Array, L: Float64Array, v: ArrayLike<number>, n: number): Float64Array {
+export function backSolve(
+  out: Float64Array, L: Float64Array, v: ArrayLike<number>, n: number,
+): Float64Array {
   for (let i = n - 1; i >= 0; i--) {
     let s = v[i];
     for (let k = i + 1; k < n; k++) s -= L[k * n + i] * out[k];
@@ -288,7 +299,8 @@ export function qpResidual(p: QpProblem, x: Float64Array, y: Float64Array): numb
     worst = Math.max(worst, -s, -y[j], Math.min(Math.abs(y[j]), Math.abs(s)));
     aNorm = Math.max(aNorm, rowSum);
   }
-  const scale = Math.max(1, qNorm * maxAbs(x, n), maxAbs(c, n), aNorm * maxAbs(y, m), aNorm * maxAbs(x, n), maxAbs(b, m));
+  const xNorm = maxAbs(x, n);
+  const scale = Math.max(1, qNorm * xNorm, maxAbs(c, n), aNorm * maxAbs(y, m), aNorm * xNorm, maxAbs(b, m));
   return worst / scale;
 }
 

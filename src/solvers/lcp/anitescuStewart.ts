@@ -8,9 +8,9 @@
  * Each contact c has a normal row and k direction rows d_cj (unit tangents spanning the plane
  * symmetrically, `polyhedralDirections`); E groups the k rows of each contact (E_(cj),c = 1). The
  * LCP in (θ, β, ξ) ≥ 0 is
- *   w_n = W_nn θ + W_nd β + b_n                 ⊥ θ   (no penetration velocity)
- *   w_d = W_dn θ + W_dd β + E ξ + b_d           ⊥ β   (d_cj·v + ξ_c ≥ 0: ξ_c ≥ max_j(−d_cj·v))
- *   w_ξ = μ θ − Eᵀ β                            ⊥ ξ   (Σ_j β_cj ≤ μ_c θ_c: the friction cone)
+ *   w_n = W_nn θ + W_nd β + b_n          ⊥ θ   (no penetration velocity)
+ *   w_d = W_dn θ + W_dd β + E ξ + b_d    ⊥ β   (d_cj·v + ξ_c ≥ 0: ξ_c ≥ max_j(−d_cj·v))
+ *   w_ξ = μ θ − Eᵀ β                     ⊥ ξ   (Σ_j β_cj ≤ μ_c θ_c: the friction cone)
  * A sliding contact (ξ_c > 0) is on the cone and pushes only along the directions most opposed to
  * its velocity, with ξ_c = max_j(−d_cj·v) its speed along them: maximal dissipation over the
  * polyhedral cone. A sticking contact has ξ_c = 0 and v_t = 0 within the polyhedral
@@ -132,8 +132,12 @@ export class AnitescuStewart {
 function checkProblem(p: FrictionLcpProblem, out: FrictionLcpResult): void {
   const { nc, k, W, b, mu } = p;
   const where = 'AnitescuStewart.solve';
-  if (!Number.isInteger(nc) || nc < 0) throw new ModelError(`${where}(nc)`, `must be an integer ≥ 0, got ${nc}`);
-  if (!Number.isInteger(k) || k < 1) throw new ModelError(`${where}(k)`, `must be an integer ≥ 1, got ${k}`);
+  if (!Number.isInteger(nc) || nc < 0) {
+    throw new ModelError(`${where}(nc)`, `must be an integer ≥ 0, got ${nc}`);
+  }
+  if (!Number.isInteger(k) || k < 1) {
+    throw new ModelError(`${where}(k)`, `must be an integer ≥ 1, got ${k}`);
+  }
   const m = nc * (k + 1);
   if (W.n !== m) throw new ModelError(`${where}(W)`, `is ${W.n} × ${W.n}, expected nc·(1 + k) = ${m}`);
   if (b.length < m) throw new ModelError(`${where}(b)`, `has ${b.length} entries, expected ${m}`);
@@ -147,10 +151,12 @@ function checkProblem(p: FrictionLcpProblem, out: FrictionLcpResult): void {
 }
 
 /**
- * out[3j … 3j+2] ← d_j = cos(2πj/k) t₁ + sin(2πj/k) t₂ for j = 0 … k−1: k unit directions evenly
- * spread over the tangent plane of the orthonormal t₁, t₂ (the polyhedral friction cone's edges).
+ * out[3j … 3j+2] ← d_j = cos(2πj/k) t₁ + sin(2πj/k) t₂ for j = 0 … k−1: k unit directions
+ * evenly spread over the tangent plane of the orthonormal t₁, t₂ (the polyhedral cone's edges).
  */
-export function polyhedralDirections(out: Float64Array, t1: ArrayLike<number>, t2: ArrayLike<number>, k: number): Float64Array {
+export function polyhedralDirections(
+  out: Float64Array, t1: ArrayLike<number>, t2: ArrayLike<number>, k: number,
+): Float64Array {
   for (let j = 0; j < k; j++) {
     const a = (2 * Math.PI * j) / k, c = Math.cos(a), s = Math.sin(a);
     out[3 * j] = c * t1[0] + s * t2[0];

@@ -64,6 +64,8 @@ export class Lemke {
   private res = new Float64Array(0);
   /** ‖M‖∞ of the last solve */
   private mNorm = 0;
+  /** the last solve's report (the same object every solve) */
+  readonly report: LcpReport = { status: 'solved', iterations: 0, boundIterations: 1, residual: 0 };
 
   constructor(capacity = 0) { this.reserve(capacity); }
 
@@ -85,7 +87,8 @@ export class Lemke {
   /**
    * Solves w = M z + q, 0 ≤ z ⊥ w ≥ 0, writing z (n entries). Status 'solved', 'ray-termination'
    * (no solution reached; for positive semidefinite M the LCP is infeasible) or 'iteration-limit'.
-   * On failure z holds the last basis's z part, for diagnosis.
+   * On failure z holds the last basis's z part, for diagnosis. The returned report is this
+   * solver's own object, overwritten by the next solve.
    */
   solve(M: LcpMatrix, q: Float64Array, z: Float64Array, opts?: LemkeOptions): LcpReport {
     const n = M.n;
@@ -102,10 +105,10 @@ export class Lemke {
     const maxPivots = opts?.maxPivots ?? 50 * n + 100;
     const cover = opts?.cover;
     for (let i = 0; i < n; i++) this.cov[i] = cover === undefined ? 1 : cover[i];
-    const { status, pivots } = this.path(n, q, maxPivots);
+    const status = this.path(n, q, maxPivots);
     if (status === 'solved') this.refine(n, q);
     this.readZ(n, z);
-    return this.finish(n, q, z, status, pivots);
+    return this.finish(n, q, z, status, this.report.iterations);
   }
 
   /** throws on inputs of the wrong size or a covering vector that is not positive */
@@ -117,7 +120,9 @@ export class Lemke {
     }
     const cover = opts?.cover;
     if (cover === undefined) return;
-    if (cover.length < n) throw new ModelError('Lemke.solve(cover)', `has ${cover.length} entries, the matrix ${n}`);
+    if (cover.length < n) {
+      throw new ModelError('Lemke.solve(cover)', `has ${cover.length} entries, the matrix ${n}`);
+    }
     for (let i = 0; i < n; i++) {
       if (!(cover[i] > 0)) throw new ModelError(`Lemke.solve(cover[${i}])`, `must be > 0, got ${cover[i]}`);
     }
@@ -138,7 +143,8 @@ export class Lemke {
   }
 
   /** runs the complementary pivoting path from the all-w basis; returns how it ended */
-  private path(n: number, q: Float64Array, maxPivots: number): { status: LcpStatus; pivots: number } {
+  private path(n: number, q: Float64Array, maxPivots: number): LcpStatus {
+    const report = this.report;
     const binv = this.binv, xb = this.xb, basis = this.basis, dir = this.dir;
     // start: all w basic, B = I
     binv.fill(0, 0, n * n);
@@ -148,26 +154,29 @@ export class Lemke {
     let row = this.firstRow(n);
     let leaving = basis[row];
     this.pivot(n, row, 2 * n);
-    let pivots = 1;
+    report.iterations = 1;
     // then the complement of whatever left enters, until z₀ leaves
     while (leaving !== 2 * n) {
-      if (pivots >= maxPivots) return { status: 'iteration-limit', pivots };
+      if (report.iterations >= maxPivots) return 'iteration-limit';
       const entering = leaving < n ? leaving + n : leaving - n;
       this.column(n, entering);
       row = this.ratioTest(n);
-      if (row < 0) return { status: 'ray-termination', pivots };
+      if (row < 0) return 'ray-termination';
       leaving = basis[row];
       this.pivot(n, row, entering);
-      pivots++;
+      report.iterations++;
     }
-    return { status: 'solved', pivots };
+    return 'solved';
   }
 
   /** the row z₀ replaces first: the largest −q_i/d_i, the last such row on ties (lexicographic) */
   private firstRow(n: number): number {
     const xb = this.xb, cov = this.cov;
     let t = 0, scale = 0;
-    for (let i = 0; i < n; i++) { t = Math.max(t, -xb[i] / cov[i]); scale = Math.max(scale, Math.abs(xb[i])); }
+    for (let i = 0; i < n; i++) {
+      t = Math.max(t, -xb[i] / cov[i]);
+      scale = Math.max(scale, Math.abs(xb[i]));
+    }
     const tol = TIE_TOL * scale;
     let row = -1;
     for (let i = 0; i < n; i++) if (xb[i] + t * cov[i] <= tol) row = i;
@@ -198,7 +207,10 @@ export class Lemke {
     const xb = this.xb, dir = this.dir, cand = this.cand, basis = this.basis;
     // the pivot threshold and the scale of the basic values
     let dmax = 0, xmax = 0;
-    for (let i = 0; i < n; i++) { dmax = Math.max(dmax, Math.abs(dir[i])); xmax = Math.max(xmax, Math.abs(xb[i])); }
+    for (let i = 0; i < n; i++) {
+      dmax = Math.max(dmax, Math.abs(dir[i]));
+      xmax = Math.max(xmax, Math.abs(xb[i]));
+    }
     const ptol = PIVOT_TOL * dmax;
     // smallest ratio x_i / d_i over the rows that block
     let t = Infinity;
@@ -299,8 +311,12 @@ export class Lemke {
       const off = j * n;
       for (let i = 0; i < n; i++) w[i] += mc[off + i] * zj;
     }
-    const residual = lcpResidual(n, z, w, q, this.mNorm);
-    return { status, iterations: pivots, boundIterations: 1, residual };
+    const report = this.report;
+    report.status = status;
+    report.iterations = pivots;
+    report.boundIterations = 1;
+    report.residual = lcpResidual(n, z, w, q, this.mNorm);
+    return report;
   }
 }
 
@@ -308,7 +324,9 @@ export class Lemke {
  * The complementarity residual of types.ts's LcpReport for a standard LCP: the largest violation
  * max(−w_i, −z_i, min(|z_i|, |w_i|)) over max(1, ‖z‖∞‖M‖∞, ‖q‖∞).
  */
-export function lcpResidual(n: number, z: Float64Array, w: Float64Array, q: Float64Array, mNorm: number): number {
+export function lcpResidual(
+  n: number, z: Float64Array, w: Float64Array, q: Float64Array, mNorm: number,
+): number {
   let worst = 0, zmax = 0, qmax = 0;
   for (let i = 0; i < n; i++) {
     const zi = z[i], wi = w[i];

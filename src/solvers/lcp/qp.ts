@@ -6,8 +6,9 @@
  *   Q x + c − Aᵀy = 0,   0 ≤ y ⊥ A x − b ≥ 0.
  * Eliminating x = Q⁻¹(Aᵀy − c) gives the LCP in the multipliers y
  *   w = A x − b = (A Q⁻¹ Aᵀ) y + (−b − A Q⁻¹ c),   0 ≤ y ⊥ w ≥ 0,
- * i.e. M = A Q⁻¹ Aᵀ and q = −b − A Q⁻¹ c, as 000 §0.3 states. With Q = L Lᵀ and G = L⁻¹Aᵀ,
- * M = GᵀG is formed exactly symmetric and positive semidefinite, and x = L⁻ᵀ(G y − L⁻¹c).
+ * i.e. M = A Q⁻¹ Aᵀ and q = −b − A Q⁻¹ c, as 000 §0.3 states. With Q = L Lᵀ and
+ * G = L⁻¹Aᵀ, M = GᵀG is formed exactly symmetric and positive semidefinite, and
+ * x = L⁻ᵀ(G y − L⁻¹c).
  * Lemke's method solves a positive semidefinite LCP whenever it is feasible; a ray termination
  * proves it infeasible, and then so is the QP (the LCP is solvable exactly when the QP has a
  * feasible point, Q being positive definite).
@@ -91,7 +92,8 @@ export function solveQP(p: QpProblem, opts?: LemkeOptions): QpSolution {
   const r = lemke.solve(new DenseLcpMatrix(p.m, lcp.M), lcp.q, y, opts);
   qpPrimal(x, lcp, y);
   const status = r.status === 'ray-termination' ? 'infeasible' : r.status;
-  const report: LcpReport = { status, iterations: r.iterations, boundIterations: 1, residual: qpResidual(p, x, y) };
+  const residual = qpResidual(p, x, y);
+  const report: LcpReport = { status, iterations: r.iterations, boundIterations: 1, residual };
   return { x, y, report };
 }
 
@@ -107,7 +109,8 @@ export function lcpAsQP(lcp: DenseLcp): QpProblem {
     for (let j = 0; j < i; j++) {
       const a = M[i * n + j], b = M[j * n + i];
       if (Math.abs(a - b) > 1e-14 * Math.max(Math.abs(a), Math.abs(b))) {
-        throw new ModelError(`lcpAsQP(M[${i}, ${j}])`, `is ${a} but M[${j}, ${i}] is ${b}: M must be symmetric`);
+        const detail = `is ${a} but M[${j}, ${i}] is ${b}: M must be symmetric`;
+        throw new ModelError(`lcpAsQP(M[${i}, ${j}])`, detail);
       }
     }
   }

@@ -70,7 +70,11 @@ describe('Anitescu–Stewart: a particle on a plane', () => {
     expect(s.xi[0]).toBe(0);
     // the tangential impulse Dᵀβ is −F h along x, inside the cone
     let fx = 0, fy = 0, sum = 0;
-    for (let j = 0; j < 8; j++) { fx += s.beta[j]! * s.J[3 + 3 * j]!; fy += s.beta[j]! * s.J[4 + 3 * j]!; sum += s.beta[j]!; }
+    for (let j = 0; j < 8; j++) {
+      fx += s.beta[j]! * s.J[3 + 3 * j]!;
+      fy += s.beta[j]! * s.J[4 + 3 * j]!;
+      sum += s.beta[j]!;
+    }
     expect(fx).toBeCloseTo(-F * h, 14);
     expect(fy).toBeCloseTo(0, 14);
     expect(sum).toBeLessThanOrEqual(mu * s.theta[0]! * (1 + 1e-12));
@@ -138,7 +142,8 @@ describe('Anitescu–Stewart: a particle on a plane', () => {
 
 /** 6 × 6 inverse mass of a box (mass m, half extents a) about its centre: diag(1/m, 1/I) */
 function boxInverseMass(m: number, a: number[]): number[] {
-  const I = [(a[1]! ** 2 + a[2]! ** 2) * m / 3, (a[0]! ** 2 + a[2]! ** 2) * m / 3, (a[0]! ** 2 + a[1]! ** 2) * m / 3];
+  const [x, y, z] = a as [number, number, number];
+  const I = [(y * y + z * z) * m / 3, (x * x + z * z) * m / 3, (x * x + y * y) * m / 3];
   return [1 / m, 1 / m, 1 / m, 1 / I[0]!, 1 / I[1]!, 1 / I[2]!];
 }
 
@@ -146,16 +151,18 @@ describe('Anitescu–Stewart: a flat box on four corners (W singular)', () => {
   /** rows d·[I, −[r]] of the four bottom corners and the velocity after the step */
   function box(mu: number, F: number, k: number) {
     const m = 3, a = [0.5, 0.4, 0.1], Minv = boxInverseMass(m, a), nc = 4, rows = nc * (1 + k);
-    const corners = [[1, 1], [-1, 1], [-1, -1], [1, -1]].map(([sx, sy]) => [sx! * a[0]!, sy! * a[1]!, -a[2]!]);
+    const corners = [[1, 1], [-1, 1], [-1, -1], [1, -1]]
+      .map(([sx, sy]) => [sx! * a[0]!, sy! * a[1]!, -a[2]!] as [number, number, number]);
     const dirs = planeRows(k);
     // row of contact c, direction e (0: normal, 1 + j: friction j), contact-major as the solver expects
     const J = new Float64Array(rows * 6);
     const rowOf = (c: number, e: number): number => (e === 0 ? c : nc + c * k + e - 1);
     corners.forEach((r, c) => {
       for (let e = 0; e <= k; e++) {
-        const d = dirs.subarray(3 * e, 3 * e + 3), row = rowOf(c, e) * 6;
+        const [dx, dy, dz] = [dirs[3 * e]!, dirs[3 * e + 1]!, dirs[3 * e + 2]!];
+        const [rx, ry, rz] = r;
         // d·(v + ω × r) = d·v + (r × d)·ω
-        J.set([d[0]!, d[1]!, d[2]!, r[1]! * d[2]! - r[2]! * d[1]!, r[2]! * d[0]! - r[0]! * d[2]!, r[0]! * d[1]! - r[1]! * d[0]!], row);
+        J.set([dx, dy, dz, ry * dz - rz * dy, rz * dx - rx * dz, rx * dy - ry * dx], rowOf(c, e) * 6);
       }
     });
     const W = new Float64Array(rows * rows);
@@ -213,7 +220,8 @@ describe('Anitescu–Stewart against enumeration', () => {
       const b = Float64Array.from({ length: rows }, () => 2 * r() - 1);
       const mu = Float64Array.from({ length: nc! }, () => r());
       const out = result(nc!, k!);
-      const report = new AnitescuStewart().solve({ nc: nc!, k: k!, W: new DenseLcpMatrix(rows, W), b, mu }, out);
+      const W_ = new DenseLcpMatrix(rows, W);
+      const report = new AnitescuStewart().solve({ nc: nc!, k: k!, W: W_, b, mu }, out);
       expect(report.status).toBe('solved');
       expect(report.residual).toBeLessThan(1e-12);
       const z = [...out.theta, ...out.beta, ...out.xi];
@@ -227,9 +235,10 @@ describe('Anitescu–Stewart against enumeration', () => {
   it('rejects inconsistent sizes and a negative μ', () => {
     const W = new DenseLcpMatrix(4, new Float64Array(16));
     const ok = { nc: 1, k: 3, W, b: new Float64Array(4), mu: Float64Array.of(0.5) };
-    expect(() => new AnitescuStewart().solve({ ...ok, k: 4 }, result(1, 4))).toThrow(/expected nc·\(1 \+ k\) = 5/);
-    expect(() => new AnitescuStewart().solve({ ...ok, mu: Float64Array.of(-1) }, result(1, 3))).toThrow(ModelError);
-    expect(() => new AnitescuStewart().solve(ok, result(1, 2))).toThrow(/AnitescuStewart.solve\(out\)/);
+    const as = new AnitescuStewart();
+    expect(() => as.solve({ ...ok, k: 4 }, result(1, 4))).toThrow(/expected nc·\(1 \+ k\) = 5/);
+    expect(() => as.solve({ ...ok, mu: Float64Array.of(-1) }, result(1, 3))).toThrow(ModelError);
+    expect(() => as.solve(ok, result(1, 2))).toThrow(/AnitescuStewart.solve\(out\)/);
   });
 });
 
