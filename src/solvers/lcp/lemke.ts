@@ -70,7 +70,7 @@ export class Lemke {
   constructor(capacity = 0) { this.reserve(capacity); }
 
   /** w = M z + q of the last solve (n entries) into out */
-  copyW(out: Float64Array, n: number): void { out.set(this.wv.subarray(0, n)); }
+  copyW(out: Float64Array, n: number): void { for (let i = 0; i < n; i++) out[i] = this.wv[i]; }
 
   /** makes room for problems of size n (no-op when they fit) */
   reserve(n: number): void {
@@ -130,12 +130,11 @@ export class Lemke {
 
   /** copies M by columns and measures ‖M‖∞ */
   private load(M: LcpMatrix): void {
-    const n = M.n, mc = this.mc, rowSum = this.res;
+    const n = M.n, mc = this.mc, rowSum = this.res, col = this.dir;
     rowSum.fill(0, 0, n);
     for (let j = 0; j < n; j++) {
-      const col = mc.subarray(j * n, j * n + n);
       M.column(j, col);
-      for (let i = 0; i < n; i++) rowSum[i] += Math.abs(col[i]);
+      for (let i = 0; i < n; i++) { mc[j * n + i] = col[i]; rowSum[i] += Math.abs(col[i]); }
     }
     let norm = 0;
     for (let i = 0; i < n; i++) norm = Math.max(norm, rowSum[i]);
