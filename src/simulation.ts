@@ -15,6 +15,7 @@ import { SchemeScratch, symplecticEuler, implicitEuler, trapezoidal, bridsonMari
 import { Rk4Scratch, rk4 } from './integrators/rk4.js';
 import { Projection } from './step/stabilize.js';
 import { Stepper } from './step/step.js';
+import { contactParts } from './step/contactParts.js';
 import { INTEGRATORS, type IntegratorName } from './integrators/names.js';
 import type { StepSolverOptions } from './solvers/stepSolver.js';
 import { MIN_STEP, STEP_RULE } from './io/schema.js';
@@ -122,8 +123,7 @@ export class Simulation {
     this.ws = new Workspace(model, opts.solver);
     this.projection = new Projection(this.ws);
     this.stepper = new Stepper(this.ws, {
-      integrate: this.makeScheme(this.integrator), projection: this.projection,
-      collider: null, jointRows: null, contactRows: null, solver: { solver: 'pivoting', iterations: 100, tolerance: 1e-6 },
+      integrate: this.makeScheme(this.integrator), projection: this.projection, ...contactParts(model, this.ws),
     });
     this.q0 = new Float64Array(model.nq);
     this.u0 = new Float64Array(model.nu);

@@ -46,8 +46,8 @@ export class ContactRowBuilder {
   constructor(private readonly comps: RowComponents, private readonly settings: ContactRowSettings) {}
 
   /**
-   * appends the rows of every contact to `rows`: its normal row, then its friction rows (none
-   * when μ = 0). u is the velocity at the start of the step (restitution reads v⁻ from it).
+   * appends the rows of every contact to `rows`: its normal row, then its friction rows (box
+   * friction: none when μ = 0; polyhedral: always K, as the Anitescu-Stewart LCP has them). u is the velocity at the start of the step (restitution reads v⁻ from it).
    */
   build(rows: UnilateralRows, contacts: ContactSet, q: Float64Array, u: Float64Array, h: number): void {
     const k = this.settings.friction === 'box' ? 2 : this.settings.directions;
@@ -55,7 +55,7 @@ export class ContactRowBuilder {
     for (let c = 0; c < contacts.count; c++) {
       this.arms(contacts, c, q);
       const i = this.normalRow(rows, contacts, c, u, h);
-      if (contacts.friction[c]! > 0) this.frictionRows(rows, contacts, c, i, k);
+      if (contacts.friction[c]! > 0 || this.settings.friction === 'polyhedral') this.frictionRows(rows, contacts, c, i, k);
     }
   }
 

@@ -10,17 +10,29 @@
  * Without rows it is the bilateral solve alone, bit for bit. With rows: x₀ = A⁻¹[r; c], the
  * reduced LCP w = W z + q of step/reduced.ts (W = N̄A⁻¹N̄ᵀ, q = N(u + Δu₀) + b) solved by the
  * model's contact solver, then x = x₀ + A⁻¹[Nᵀz; 0], so the bilateral impulses see the contact
- * impulses. The impulses stay in `rows.z` for the report (forces z/h) and the next step's warm start.
+ * impulses. Under `pgs` with a block-diagonal step matrix (no joints, no coupling forces) W never
+ * goes through the factorization (step/contactPgs.ts). The impulses stay in `rows.z` for the
+ * report (forces z/h) and the next step's warm start.
  */
 import type { Workspace } from './workspace.js';
 import type { UnilateralRows } from '../contact/rows.js';
+import type { ContactSet } from '../contact/contactSet.js';
 import { ReducedMatrix } from './reduced.js';
-import type { LcpReport } from '../solvers/lcp/types.js';
+import { BlockDiagonalPgs } from './contactPgs.js';
+import { LemkeStep } from './lemkeStep.js';
+import type { LcpMatrix, LcpReport } from '../solvers/lcp/types.js';
 import { BoxLcpPivoting } from '../solvers/lcp/pivoting.js';
 import { boxPgs } from '../solvers/lcp/pgs.js';
+import type { ContactSettings } from '../model/contactModel.js';
 
-/** the complementarity solvers of the model's `contact.solver` */
+/** the complementarity solvers of the model's `contact.solver` ('auto' resolved) */
 export type ContactSolverName = 'pivoting' | 'lemke' | 'pgs';
+
+/**
+ * 'auto' takes `pivoting` up to this many rows and `pgs` above (docs/contact.md, "Choosing a
+ * solver"; bench/contact.ts, pivoting scaling)
+ */
+export const AUTO_PIVOTING_ROWS = 60;
 
 /** what the last velocity solve with rows did */
 export interface ContactSolveReport extends LcpReport {
@@ -32,13 +44,15 @@ export interface ContactSolveReport extends LcpReport {
   columns: number;
 }
 
-/** the settings of the contact solvers (the model's `contact` entry) */
-export interface ContactSolverSettings {
-  readonly solver: ContactSolverName;
-  /** Gauss-Seidel sweeps at most */
-  readonly iterations: number;
-  /** Gauss-Seidel stops when the largest impulse change is below this fraction of the largest impulse */
-  readonly tolerance: number;
+/** this step's contacts as the solve needs them (the stepper's) */
+export interface StepContacts {
+  readonly contacts: ContactSet;
+  /** (contacts) each contact's normal row */
+  readonly normalRow: Int32Array;
+  /** (3·contacts) last step's impulses of the same contacts */
+  readonly warm: Float64Array;
+  /** (nq) the positions the rows were made at */
+  readonly q: Float64Array;
 }
 
 export class VelocitySolve {
@@ -50,48 +64,73 @@ export class VelocitySolve {
   private readonly rhs: Float64Array;     // (nKkt)
   private readonly y: Float64Array;       // (nKkt)
   private readonly pivoting = new BoxLcpPivoting(16);
+  private readonly blockPgs: BlockDiagonalPgs | null;
+  private readonly lemke: LemkeStep;
   /** the last solve with rows, or null when the last solve had none */
   report: ContactSolveReport | null = null;
 
-  constructor(private readonly ws: Workspace, private readonly settings: ContactSolverSettings) {
+  constructor(private readonly ws: Workspace, private readonly settings: ContactSettings, private readonly step: StepContacts) {
     this.W = new ReducedMatrix(ws);
     this.uFree = new Float64Array(ws.model.nu);
     this.rhs = new Float64Array(ws.model.nKkt);
     this.y = new Float64Array(ws.model.nKkt);
+    this.blockPgs = BlockDiagonalPgs.applies(ws)
+      ? new BlockDiagonalPgs(ws, settings.friction, settings.iterations, settings.tolerance) : null;
+    this.lemke = new LemkeStep(settings.directions);
+  }
+
+  /** the solver for this many rows */
+  solverFor(rows: number): ContactSolverName {
+    const s = this.settings.solver;
+    return s !== 'auto' ? s : rows <= AUTO_PIVOTING_ROWS ? 'pivoting' : 'pgs';
   }
 
   /** x ← [Δu; μ] of the step with the rows (u: the velocity Δu adds to) */
   solve(rows: UnilateralRows, rhs: Float64Array, x: Float64Array, u: Float64Array): void {
-    const ws = this.ws;
+    const ws = this.ws, n = rows.count, solver = this.solverFor(n);
     ws.solveWith(rhs, x);
-    if (rows.count === 0) { this.report = null; return; }
-    // the reduced LCP: W through the factors, q = N u_free + b
-    const n = rows.count;
-    this.W.reset(rows);
-    this.ensure(n);
+    // the free velocity u + Δu₀
     this.uFree.set(u);
     ws.scatterAdd(this.uFree, x, 1);
-    for (let i = 0; i < n; i++) {
-      this.q[i] = rows.rowVelocity(i, this.uFree, ws.uOffsets, ws.bodyFlags) + rows.b[i]!;
-      this.lo[i] = rows.lo[i]!; this.hi[i] = rows.hi[i]!;
+    this.W.reset(rows);
+    let rep: LcpReport;
+    if (solver === 'pgs' && this.blockPgs !== null && this.onlyContacts(rows)) {
+      const s = this.step;
+      rep = this.blockPgs.solve(s.contacts, rows, s.normalRow, s.warm, s.q, this.uFree, x);
+    } else {
+      rep = this.reduced(rows, solver);
+      // x += A⁻¹ [Nᵀz; 0]
+      this.rhs.fill(0);
+      for (let j = 0; j < n; j++) if (rows.z[j] !== 0) this.W.scatterRow(this.rhs, j, rows.z[j]!);
+      ws.solveWith(this.rhs, this.y);
+      for (let i = 0; i < x.length; i++) x[i] = x[i]! + this.y[i]!;
     }
-    const rep = this.complementarity(rows);
-    this.report = { ...rep, solver: this.settings.solver, rows: n, columns: this.W.columnsComputed };
-    // x += A⁻¹ [Nᵀz; 0]
-    this.rhs.fill(0);
-    for (let j = 0; j < n; j++) if (rows.z[j] !== 0) this.W.scatterRow(this.rhs, j, rows.z[j]!);
-    ws.solveWith(this.rhs, this.y);
-    for (let i = 0; i < x.length; i++) x[i] = x[i]! + this.y[i]!;
+    this.report = { status: rep.status, iterations: rep.iterations, boundIterations: rep.boundIterations,
+      residual: rep.residual, solver, rows: n, columns: this.W.columnsComputed };
   }
 
-  /** z ← the solution of w = W z + q in the rows' boxes, by the model's solver */
-  private complementarity(rows: UnilateralRows): LcpReport {
-    const n = rows.count, friction = { normalOf: rows.normalOf.subarray(0, n), mu: rows.mu.subarray(0, n) };
-    const q = this.q.subarray(0, n), lo = this.lo.subarray(0, n), hi = this.hi.subarray(0, n), z = rows.z.subarray(0, n);
-    if (this.settings.solver === 'pgs') {
-      return boxPgs(this.W, q, lo, hi, friction, z, { maxIterations: this.settings.iterations, tolerance: this.settings.tolerance });
+  /** z ← the solution of the reduced LCP w = W z + q in the rows' boxes */
+  private reduced(rows: UnilateralRows, solver: ContactSolverName): LcpReport {
+    const n = rows.count;
+    this.ensure(n);
+    for (let i = 0; i < n; i++) {
+      this.q[i] = rows.rowVelocity(i, this.uFree, this.ws.uOffsets, this.ws.bodyFlags) + rows.b[i]!;
+      this.lo[i] = rows.lo[i]!; this.hi[i] = rows.hi[i]!;
     }
-    return this.pivoting.solve(this.W, q, lo, hi, friction, z);
+    const W: LcpMatrix = this.W, q = this.q.subarray(0, n), z = rows.z.subarray(0, n);
+    const friction = { normalOf: rows.normalOf.subarray(0, n), mu: rows.mu.subarray(0, n) };
+    if (solver === 'lemke') return this.lemke.solve(W, q, rows);
+    if (solver === 'pgs') {
+      return boxPgs(W, q, this.lo.subarray(0, n), this.hi.subarray(0, n), friction, z,
+        { maxIterations: this.settings.iterations, tolerance: this.settings.tolerance });
+    }
+    return this.pivoting.solve(W, q, this.lo.subarray(0, n), this.hi.subarray(0, n), friction, z);
+  }
+
+  /** true when every row is a contact row (no limits or motors) */
+  private onlyContacts(rows: UnilateralRows): boolean {
+    for (let i = 0; i < rows.count; i++) if (rows.kind[i]! > 1) return false;
+    return true;
   }
 
   private ensure(n: number): void {

@@ -5,7 +5,8 @@
  *   1 drive        parametric components take their prescribed motion (none yet)
  *   2 attach       attached components follow their masters (none yet)
  *   3 collide      contacts of the model's shapes (src/collision) into a ContactSet
- *   5 rows         the unilateral and bounded rows of contacts, limits and motors (src/contact)
+ *   5 rows         the unilateral and bounded rows of contacts, limits and motors (src/contact),
+ *                  warm-started from the last step's contacts with the same keys
  *   4-8 integrate  the integrator (src/integrators): forces, constraints, assemble (factor),
  *                  solve (step/solve.ts, the one velocity solve with the rows), advance
  *   9 stabilize    the projection onto the hard bilateral constraints (step/stabilize.ts)
@@ -17,43 +18,46 @@
 import type { State } from '../model/state.js';
 import type { Workspace } from './workspace.js';
 import type { Projection } from './stabilize.js';
+import type { Collider } from '../collision/collide.js';
 import { ContactSet } from '../contact/contactSet.js';
-import { UnilateralRows } from '../contact/rows.js';
-import { ContactRowBuilder } from '../contact/contactRows.js';
-import { VelocitySolve, type ContactSolverSettings } from './solve.js';
-
-/** the collide stage as the stepper sees it */
-export interface CollideStage {
-  /** out ← the contacts at positions q (out.count reset first) */
-  collide(q: Float64Array, out: ContactSet): void;
-}
-
-/** the rows of joint limits and motors, as the stepper sees them */
-export interface JointRowStage {
-  /** appends the rows of the limits within reach and of every motor at (q, u) */
-  build(rows: UnilateralRows, q: Float64Array, u: Float64Array, h: number): void;
-}
+import { UnilateralRows, ROW_NORMAL } from '../contact/rows.js';
+import type { ContactRowBuilder } from '../contact/contactRows.js';
+import type { JointRowBuilder } from '../contact/jointRows.js';
+import { ContactMemory } from '../contact/warmStart.js';
+import { VelocitySolve, type StepContacts } from './solve.js';
 
 export interface StepperParts {
   readonly integrate: (st: State, h: number) => void;
   readonly projection: Projection;
-  readonly collider: CollideStage | null;
-  readonly jointRows: JointRowStage | null;
+  readonly collider: Collider | null;
   readonly contactRows: ContactRowBuilder | null;
-  readonly solver: ContactSolverSettings;
+  readonly jointRows: JointRowBuilder | null;
 }
 
-export class Stepper {
+export class Stepper implements StepContacts {
   /** this step's contacts (stage 3) */
   readonly contacts = new ContactSet();
   /** this step's unilateral and bounded rows (stage 5) */
   readonly rows = new UnilateralRows();
+  /** the contacts' impulses carried from step to step (warm starts) */
+  readonly memory = new ContactMemory();
+  /** (contacts) each contact's normal row this step */
+  normalRow = new Int32Array(16);
+  /** (nq) the positions the rows were made at */
+  readonly q: Float64Array;
   private readonly hasRows: boolean;
+  readonly solver: VelocitySolve | null = null;
 
-  constructor(private readonly ws: Workspace, private readonly parts: StepperParts) {
+  constructor(ws: Workspace, private readonly parts: StepperParts) {
     this.hasRows = parts.collider !== null || parts.jointRows !== null;
-    if (this.hasRows) ws.unilateral = { rows: this.rows, solve: new VelocitySolve(ws, parts.solver) };
+    this.q = new Float64Array(ws.model.nq);
+    if (this.hasRows) {
+      this.solver = new VelocitySolve(ws, ws.model.contact, this);
+      ws.unilateral = { rows: this.rows, solve: this.solver };
+    }
   }
+
+  get warm(): Float64Array { return this.memory.warm; }
 
   /** stages 1-9 of one step of size h; the state is advanced in place */
   step(st: State, h: number): void {
@@ -63,6 +67,7 @@ export class Stepper {
     this.unilateralRows(st.q, st.u, h);
     this.parts.integrate(st, h);
     this.stabilize(st, h);
+    this.remember();
   }
 
   /** 1. drive: no parametric components yet */
@@ -77,12 +82,25 @@ export class Stepper {
     if (this.parts.collider) this.parts.collider.collide(q, this.contacts);
   }
 
-  /** 5 (unilateral part): contact rows, then limit and motor rows */
+  /** 5 (unilateral part): contact rows warm-started from the last step, then limit and motor rows */
   private unilateralRows(q: Float64Array, u: Float64Array, h: number): void {
     if (!this.hasRows) return;
+    this.q.set(q);
     this.rows.count = 0;
-    if (this.parts.contactRows) this.parts.contactRows.build(this.rows, this.contacts, q, u, h);
+    if (this.parts.contactRows) {
+      this.parts.contactRows.build(this.rows, this.contacts, q, u, h);
+      this.findNormalRows();
+      this.memory.recall(this.contacts);
+      this.memory.seedRows(this.rows, this.normalRow, this.contacts.count);
+    }
     if (this.parts.jointRows) this.parts.jointRows.build(this.rows, q, u, h);
+  }
+
+  /** normalRow[c] ← contact c's normal row */
+  private findNormalRows(): void {
+    const rows = this.rows, n = this.contacts.count;
+    if (this.normalRow.length < n) this.normalRow = new Int32Array(Math.max(n, 2 * this.normalRow.length));
+    for (let i = 0; i < rows.count; i++) if (rows.kind[i] === ROW_NORMAL) this.normalRow[rows.owner[i]!] = i;
   }
 
   /** 9. stabilize: project onto the hard bilateral constraints */
@@ -90,6 +108,8 @@ export class Stepper {
     this.parts.projection.run(st.q, st.u, h);
   }
 
-  /** the last velocity solve's report with rows, or null */
-  get contactReport() { return this.ws.unilateral?.solve.report ?? null; }
+  /** the contacts' impulses for the next step's warm start */
+  private remember(): void {
+    if (this.parts.contactRows) this.memory.store(this.contacts, this.rows, this.normalRow);
+  }
 }

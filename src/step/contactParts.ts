@@ -1,0 +1,41 @@
+/**
+ * The contact stages of a simulation, made from its model: the collider of the model's shapes
+ * (src/collision), the contact rows and the joint limit and motor rows (src/contact). A model
+ * without collidable shapes, limits or motors gets none, and its step is the bilateral one.
+ */
+import type { Model } from '../model/model.js';
+import type { Workspace } from './workspace.js';
+import { Collider } from '../collision/collide.js';
+import type { ShapeDesc } from '../collision/shapes.js';
+import { ContactRowBuilder } from '../contact/contactRows.js';
+import { JointRowBuilder } from '../contact/jointRows.js';
+
+export interface ContactParts {
+  readonly collider: Collider | null;
+  readonly contactRows: ContactRowBuilder | null;
+  readonly jointRows: JointRowBuilder | null;
+}
+
+/** the model's shapes as the collider takes them */
+export function shapeDescriptions(model: Model): ShapeDesc[] {
+  return model.shapes.map((s) => {
+    const c = s.component >= 0 ? model.components[s.component]! : null;
+    return {
+      kind: s.kind, component: s.component, qOffset: c ? c.qOffset : -1, isBody: c?.kind === 'body',
+      params: s.params, position: s.position, orientation: s.orientation, material: { ...s.material },
+      collide: s.collide, name: s.name, fixed: c ? !c.dynamic : true,
+    };
+  });
+}
+
+export function contactParts(model: Model, ws: Workspace): ContactParts {
+  const settings = model.contact;
+  const collide = model.shapes.some((s) => s.collide);
+  const comps = { qOffset: ws.qOffsets, uOffset: ws.uOffsets, body: ws.bodyFlags };
+  const friction = settings.solver === 'lemke' ? 'polyhedral' as const : 'box' as const;
+  return {
+    collider: collide ? new Collider(shapeDescriptions(model), settings.margin) : null,
+    contactRows: collide ? new ContactRowBuilder(comps, { erp: settings.erp, restitutionThreshold: settings.restitutionThreshold, friction, directions: settings.directions }) : null,
+    jointRows: model.limits.length + model.motors.length > 0 ? new JointRowBuilder(model, ws.cs, settings) : null,
+  };
+}
