@@ -35,13 +35,10 @@
  */
 import { ModelError } from '../../model/errors.js';
 import { PrincipalFactor } from './principalFactor.js';
+import { FrictionBounds, type BoxFriction } from './frictionBounds.js';
 import type { LcpMatrix, LcpReport, LcpStatus } from './types.js';
 
-/** friction rows: normalOf[i] ≥ 0 names row i's normal row; mu[i] its friction coefficient */
-export interface BoxFriction {
-  normalOf: Int32Array;
-  mu: Float64Array;
-}
+export type { BoxFriction } from './frictionBounds.js';
 
 /** options of one solve */
 export interface BoxLcpOptions {
@@ -71,8 +68,6 @@ export interface BoxLcpStats {
 const LO = -1, FREE = 0, HI = 1, PARKED = 2;
 /** infeasibility tolerance, relative to the scales of z and w */
 const FEASIBLE = 1e-12;
-/** relative change of the friction bounds that ends their fixed-point iteration */
-const BOUNDS_SETTLED = 1e-12;
 
 /**
  * The complementarity residual of types.ts: the largest violation of the box conditions, with
@@ -121,6 +116,7 @@ export class BoxLcpPivoting {
   /** entering variables sent back by `enter` since the last block switch */
   private reverts = 0;
   private factor: PrincipalFactor;
+  private bounds: FrictionBounds;
   /** scales of this solve: max |q|, max diagonal of the requested columns, tolerances */
   private qMax = 0;
   private dMax = 0;
@@ -139,6 +135,7 @@ export class BoxLcpPivoting {
     this.list = new Int32Array(c); this.infeasible = new Int32Array(c); this.slot = new Int32Array(c);
     this.cols = new Float64Array(c * Math.min(c, 32));
     this.factor = new PrincipalFactor(Math.min(c, 64));
+    this.bounds = new FrictionBounds(c);
   }
 
   /** the final sets of the last solve (−1 at lo, 0 free, +1 at hi): the next solve's warm start */
@@ -161,17 +158,21 @@ export class BoxLcpPivoting {
     const maxIter = opts?.maxIterations ?? 10 * n + 20;
     const maxBounds = friction ? opts?.maxBoundIterations ?? 50 : 1;
     const maxFails = opts?.maxBlockFailures ?? 10;
-    if (friction) this.frictionBounds(friction, false);
+    if (friction) {
+      this.bounds.begin(friction, n, z, 'BoxLcpPivoting.solve');
+      this.applyBounds(friction);
+    }
     this.initialSets(opts?.initialSets);
     report.iterations = 0;
     let status: LcpStatus = 'solved';
     // solve, then move the friction bounds to the new normal impulses, until they settle
     for (let b = 1; ; b++) {
       report.boundIterations = b;
+      const pivots = report.iterations;
       status = this.pivot(maxIter, maxFails);
-      if (status !== 'solved' || !friction) break;
-      if (this.frictionBounds(friction, true)) break;
+      if (status !== 'solved' || !friction || this.bounds.next(friction, n, z, report.iterations > pivots)) break;
       if (b >= maxBounds) { status = 'iteration-limit'; break; }
+      this.applyBounds(friction);
     }
     this.finish(friction);
     report.status = status;
@@ -198,25 +199,11 @@ export class BoxLcpPivoting {
       qMax = Math.max(qMax, Math.abs(q[i]!));
       this.lo[i] = lo[i]!; this.hi[i] = hi[i]!;
     }
-    if (friction) this.checkFriction(friction, where);
     this.qMax = qMax; this.dMax = 0;
     this.slot.fill(-1, 0, n); this.nCols = 0;
     this.factor.reset(n);
     const s = this.stats;
     s.columns = 0; s.blockPivots = 0; s.singlePivots = 0; s.nullSteps = 0;
-  }
-
-  /** a friction row must name a normal row that is not itself a friction row */
-  private checkFriction(f: BoxFriction, where: string): void {
-    const n = this.n;
-    if (f.normalOf.length < n || f.mu.length < n) throw new ModelError(where, `friction needs ${n} entries`);
-    for (let i = 0; i < n; i++) {
-      const k = f.normalOf[i]!;
-      if (k < 0) continue;
-      if (k >= n || f.normalOf[k]! >= 0 || !(f.mu[i]! >= 0) || f.mu[i] === Infinity) {
-        throw new ModelError(where, `friction row ${i}: normal row ${k} or μ ${f.mu[i]} is invalid`);
-      }
-    }
   }
 
   /** the starting sets: the warm start where it is valid for the bounds, else a guess near z = 0 */
@@ -542,26 +529,18 @@ export class BoxLcpPivoting {
   }
 
   /**
-   * sets the friction rows' bounds to ±μ max(z_normal, 0); with `adjustSets`, rows whose box opens
-   * from zero start free and rows whose box closes are fixed at it. Returns whether the bounds
-   * moved by at most BOUNDS_SETTLED relative to the largest.
+   * the friction rows' bounds from the current estimate of their normal impulses; a row whose box
+   * opens from zero starts free, a row whose box closes is fixed at it
    */
-  private frictionBounds(fr: BoxFriction, adjustSets: boolean): boolean {
-    const n = this.n, z = this.z, lo = this.lo, hi = this.hi;
-    let change = 0, size = 0;
-    for (let i = 0; i < n; i++) {
-      const k = fr.normalOf[i]!;
-      if (k < 0) continue;
-      const h = fr.mu[i]! * Math.max(z[k]!, 0);
-      const closed = !(hi[i]! > lo[i]!);
-      change = Math.max(change, Math.abs(h - hi[i]!));
-      size = Math.max(size, h);
+  private applyBounds(fr: BoxFriction): void {
+    const lo = this.lo, hi = this.hi, state = this.state;
+    for (let i = 0; i < this.n; i++) {
+      if (fr.normalOf[i]! < 0) continue;
+      const h = this.bounds.bound(fr, i), closed = !(hi[i]! > lo[i]!);
       hi[i] = h; lo[i] = -h;
-      if (!adjustSets) continue;
-      if (h === 0) { this.state[i] = LO; this.prev[i] = LO; }
-      else if (closed && this.state[i] !== FREE) this.state[i] = FREE;
+      if (h === 0) { state[i] = LO; this.prev[i] = LO; }
+      else if (closed && state[i] !== FREE) state[i] = FREE;
     }
-    return change <= BOUNDS_SETTLED * size;
   }
 
   /** clamps free z into its box, the residual against the final bounds, the sets for the next warm start */
@@ -573,7 +552,10 @@ export class BoxLcpPivoting {
       if (c !== z[i]) { this.addColumn(i, c - z[i]!); z[i] = c; }
     }
     // the true bounds of the friction rows follow the final normal impulses
-    if (friction) this.frictionBounds(friction, false);
+    for (let i = 0; friction && i < n; i++) {
+      const k = friction.normalOf[i]!;
+      if (k >= 0) { hi[i] = friction.mu[i]! * Math.max(z[k]!, 0); lo[i] = -hi[i]!; }
+    }
     let zMax = 0;
     for (let i = 0; i < n; i++) zMax = Math.max(zMax, Math.abs(z[i]!));
     this.report.residual = boxLcpResidual(z, this.w, lo, hi, n, Math.max(zMax * this.dMax, this.qMax));
