@@ -36,9 +36,9 @@
  */
 import type { ConstraintContext } from './constraint.js';
 import { GIMBAL_SINGULAR_TOL, type Joint, type JointScratch } from './joint.js';
-import { linearValue, rowJacobians } from './jointRows.js';
+import { linearValue, rowJacobians, rowBiases } from './jointRows.js';
 import { mulAtB3 } from '../math/mat3.js';
-import { mat3ToRpyInto, omegaToRpyRate } from '../math/rpy.js';
+import { mat3ToRpyInto, omegaToRpyRate, rpyRateMapDerivative } from '../math/rpy.js';
 import { ModelError } from '../model/errors.js';
 
 /** w² + v_k² (angle) or a universal pair's radius² at or below which the map degenerates (the readout's) */
@@ -139,16 +139,49 @@ export function coordinateRow(out12: Float64Array, joint: Joint, ctx: Constraint
     if (!sideB) out12.fill(0, 6, 12);
     return false;
   }
-  // angles: a with rate a·Ω (in C's axes, into out12[9 …]), then ∓R_WC a on the angular columns
-  const singular = c < UNIVERSAL ? angleCoefficients(out12, s, c - ANGLE)
-    : c < RPY ? universalCoefficients(out12, s, c - UNIVERSAL) : rpyCoefficients(out12, s, c - RPY, tol);
-  angularRow(out12, s.k.RC, sideA, sideB);
+  // angles: a with rate a·Ω (in C's axes, s.M[0 … 2]), then ∓R_WC a on the angular columns
+  const singular = angularMap(s, c, tol, false);
+  angularRow(out12, s.k.RC, s.M, sideA, sideB);
   return singular;
 }
 
-/** out12 ← [0, −(R a)ᵀ; 0, (R a)ᵀ], a = out12[9 …] on entry; a world side's entries 0 (R = R_WC) */
-function angularRow(out12: Float64Array, R: Float64Array, sideA: boolean, sideB: boolean): void {
-  const a0 = out12[9]!, a1 = out12[10]!, a2 = out12[11]!;
+/**
+ * κ_c = J̇_c u of coordinate k at (ctx.q, ctx.u): c̈ = J_c u̇ + κ_c, the derivative of J_c(q ⊕ εu)·u
+ * at fixed u (the bias a second-order scheme's row target uses, as for the bilateral rows). For a
+ * translation, the translational row's κ (jointRows.ts); for an angle with ċ = a·Ω = n·(ω_B − ω_A),
+ * n = R_WC a, Ω̇ at fixed u is R_WCᵀ((ω_B − ω_A) × ω_A), so κ_c = n·(ω_B × ω_A) + ȧ·Ω, with ȧ the
+ * rate of a along q̇_CD = ½ Ω ⋆ q_CD (Ṙ_CD = [Ω] R_CD); for the gimbal ȧ are the row derivatives
+ * of 000 §0.4 (rpyRateMapDerivative). Singular and degenerate coordinates (as in `coordinateRow`)
+ * give the derivative of their fallback row (0 where the row is 0 or constant).
+ */
+export function coordinateBias(joint: Joint, ctx: ConstraintContext, s: JointScratch, k: number,
+  tol = GIMBAL_SINGULAR_TOL): number {
+  const c = coordinateCode(joint, k);
+  s.k.positions(ctx);
+  s.k.velocities(ctx);
+  // translations: the translational row kernel's κ, through s.M
+  if (c < ANGLE) {
+    rowBiases(s.k.b, 0, AXIS_CODES, c, 1, s.M, 0);
+    return s.M[0]!;
+  }
+  // angles: a (s.M[0 … 2]) and ȧ·Ω (s.M[3]), then n·(ω_B × ω_A) + ȧ·Ω
+  angularMap(s, c, tol, true);
+  return angularBias(s, ctx.u);
+}
+
+/**
+ * s.M[0 … 2] ← a of angular coordinate code c (rate a·Ω) and, with `rates` (after velocities),
+ * s.M[3] ← ȧ·Ω; returns the singular flag of `coordinateRow`
+ */
+function angularMap(s: JointScratch, c: number, tol: number, rates: boolean): boolean {
+  if (c < UNIVERSAL) return angleMap(s, c - ANGLE, rates);
+  if (c < RPY) return universalMap(s, c - UNIVERSAL, rates);
+  return rpyMap(s, c - RPY, tol, rates);
+}
+
+/** out12 ← [0, −(R a)ᵀ; 0, (R a)ᵀ], a = M[0 … 2]; a world side's entries 0 (R = R_WC, row-major) */
+function angularRow(out12: Float64Array, R: Float64Array, M: Float64Array, sideA: boolean, sideB: boolean) {
+  const a0 = M[0]!, a1 = M[1]!, a2 = M[2]!;
   const n0 = R[0]! * a0 + R[1]! * a1 + R[2]! * a2;
   const n1 = R[3]! * a0 + R[4]! * a1 + R[5]! * a2;
   const n2 = R[6]! * a0 + R[7]! * a1 + R[8]! * a2;
@@ -157,62 +190,112 @@ function angularRow(out12: Float64Array, R: Float64Array, sideA: boolean, sideB:
   if (sideB) { out12[9] = n0; out12[10] = n1; out12[11] = n2; }
 }
 
-/** out12[9 …] ← 0 (a degenerate map's row); true */
-function degenerate(out12: Float64Array): boolean {
-  out12[9] = 0; out12[10] = 0; out12[11] = 0;
+/** n·(ω_B × ω_A) + ȧ·Ω with n = R_WC a, from a = s.M[0 … 2] and ȧ·Ω = s.M[3] */
+function angularBias(s: JointScratch, u: Float64Array): number {
+  const M = s.M, R = s.k.RC, a0 = M[0]!, a1 = M[1]!, a2 = M[2]!, aU = s.k.aU, bU = s.k.bU;
+  const n0 = R[0]! * a0 + R[1]! * a1 + R[2]! * a2;
+  const n1 = R[3]! * a0 + R[4]! * a1 + R[5]! * a2;
+  const n2 = R[6]! * a0 + R[7]! * a1 + R[8]! * a2;
+  // the world side turns with ω = 0
+  const ax = aU < 0 ? 0 : u[aU + 3]!, ay = aU < 0 ? 0 : u[aU + 4]!, az = aU < 0 ? 0 : u[aU + 5]!;
+  const bx = bU < 0 ? 0 : u[bU + 3]!, by = bU < 0 ? 0 : u[bU + 4]!, bz = bU < 0 ? 0 : u[bU + 5]!;
+  return n0 * (by * az - bz * ay) + n1 * (bz * ax - bx * az) + n2 * (bx * ay - by * ax) + M[3]!;
+}
+
+/** M[0 … 3] ← 0 (a degenerate map: zero row, zero bias); true */
+function degenerate(M: Float64Array): boolean {
+  M[0] = 0; M[1] = 0; M[2] = 0; M[3] = 0;
   return true;
 }
 
 /**
- * out12[9 …] ← a = (w (w e_k + v × e_k) + v_k v)/(w² + v_k²), the rate of 2 atan2(v_k, w) being a·Ω;
- * zero and true when w² + v_k² ≤ DEGENERATE_SQ
+ * the free angle 2 atan2(v_k, w): s.M[0 … 2] ← a = (w l + v_k v)/den, l = w e_k + v × e_k (the
+ * lock row's vector of jointRows.ts, in C), den = w² + v_k²; with `rates`, s.M[3] ← ȧ·Ω from
+ * ẇ = −½ Ω·v, v̇ = ½(wΩ + Ω × v); degenerate (zero, true) when den ≤ DEGENERATE_SQ
  */
-function angleCoefficients(out12: Float64Array, s: JointScratch, k: number): boolean {
+function angleMap(s: JointScratch, k: number, rates: boolean): boolean {
   const q = s.k.qCD, w = q[0]!, vx = q[1]!, vy = q[2]!, vz = q[3]!, vk = q[1 + k]!, den = w * w + vk * vk;
-  if (!(den > DEGENERATE_SQ)) return degenerate(out12);
-  // l = w e_k + v × e_k (the lock row's vector of jointRows.ts, in C)
+  const M = s.M;
+  if (!(den > DEGENERATE_SQ)) return degenerate(M);
   const lx = k === 0 ? w : k === 1 ? -vz : vy;
   const ly = k === 0 ? vz : k === 1 ? w : -vx;
   const lz = k === 0 ? -vy : k === 1 ? vx : w;
-  out12[9] = (w * lx + vk * vx) / den;
-  out12[10] = (w * ly + vk * vy) / den;
-  out12[11] = (w * lz + vk * vz) / den;
+  const a0 = (w * lx + vk * vx) / den, a1 = (w * ly + vk * vy) / den, a2 = (w * lz + vk * vz) / den;
+  M[0] = a0; M[1] = a1; M[2] = a2;
+  if (!rates) return false;
+  // ẇ, v̇; l̇ = ẇ e_k + v̇ × e_k; ȧ = (ẇ l + w l̇ + v̇_k v + v_k v̇ − a·2(w ẇ + v_k v̇_k))/den
+  const O = s.k.Om, ox = O[0]!, oy = O[1]!, oz = O[2]!;
+  const wd = -0.5 * (ox * vx + oy * vy + oz * vz);
+  const vdx = 0.5 * (w * ox + oy * vz - oz * vy), vdy = 0.5 * (w * oy + oz * vx - ox * vz);
+  const vdz = 0.5 * (w * oz + ox * vy - oy * vx), vdk = k === 0 ? vdx : k === 1 ? vdy : vdz;
+  const ldx = k === 0 ? wd : k === 1 ? -vdz : vdy;
+  const ldy = k === 0 ? vdz : k === 1 ? wd : -vdx;
+  const ldz = k === 0 ? -vdy : k === 1 ? vdx : wd;
+  const dd = 2 * (w * wd + vk * vdk);
+  const ad0 = (wd * lx + w * ldx + vdk * vx + vk * vdx - a0 * dd) / den;
+  const ad1 = (wd * ly + w * ldy + vdk * vy + vk * vdy - a1 * dd) / den;
+  const ad2 = (wd * lz + w * ldz + vdk * vz + vk * vdz - a2 * dd) / den;
+  M[3] = ad0 * ox + ad1 * oy + ad2 * oz;
   return false;
 }
 
 /**
- * out12[9 …] ← the universal angle's coefficients (index 0: rx = atan2(R₂₁, R₁₁), 1: ry = atan2(R₀₂, R₀₀))
- * from Ṙ_CD = [Ω] R_CD; zero and true when the pair's radius² ≤ DEGENERATE_SQ
+ * universal angle `index` of R_CD (0: rx = atan2(R₂₁, R₁₁), 1: ry = atan2(R₀₂, R₀₀)): s.M[0 … 2] ← a,
+ * with `rates` s.M[3] ← ȧ·Ω from Ṙ_CD = [Ω] R_CD; degenerate when the pair's radius² ≤ DEGENERATE_SQ
  */
-function universalCoefficients(out12: Float64Array, s: JointScratch, index: number): boolean {
-  const R = relativeRotation(s);
+function universalMap(s: JointScratch, index: number, rates: boolean): boolean {
+  const R = relativeRotation(s), O = s.k.Om, M = s.M;
   if (index === 0) {
-    // (R₁₁ Ṙ₂₁ − R₂₁ Ṙ₁₁)/d, Ṙ₂₁ = Ω_x R₁₁ − Ω_y R₀₁, Ṙ₁₁ = Ω_z R₀₁ − Ω_x R₂₁
-    const r01 = R[1]!, r11 = R[4]!, r21 = R[7]!, d = r11 * r11 + r21 * r21;
-    if (!(d > DEGENERATE_SQ)) return degenerate(out12);
-    out12[9] = 1; out12[10] = (-r01 * r11) / d; out12[11] = (-r01 * r21) / d;
+    // a = (1, −p m/ρ, −p t/ρ) of column 1 (p, m, t) = (R₀₁, R₁₁, R₂₁), ρ = m² + t²
+    const p = R[1]!, m = R[4]!, t = R[7]!, rho = m * m + t * t;
+    if (!(rho > DEGENERATE_SQ)) return degenerate(M);
+    const a1 = (-p * m) / rho, a2 = (-p * t) / rho;
+    M[0] = 1; M[1] = a1; M[2] = a2;
+    if (!rates) return false;
+    // the column's rate Ω × (p, m, t), then ȧ
+    const ox = O[0]!, oy = O[1]!, oz = O[2]!;
+    const pd = oy * t - oz * m, md = oz * p - ox * t, td = ox * m - oy * p, rd = 2 * (m * md + t * td);
+    M[3] = ((-(pd * m + p * md) - a1 * rd) * oy + (-(pd * t + p * td) - a2 * rd) * oz) / rho;
     return false;
   }
-  // (R₀₀ Ṙ₀₂ − R₀₂ Ṙ₀₀)/d, Ṙ₀₂ = Ω_y R₂₂ − Ω_z R₁₂, Ṙ₀₀ = Ω_y R₂₀ − Ω_z R₁₀
-  const r00 = R[0]!, r02 = R[2]!, d = r00 * r00 + r02 * r02;
-  if (!(d > DEGENERATE_SQ)) return degenerate(out12);
-  out12[9] = 0; out12[10] = (r00 * R[8]! - r02 * R[6]!) / d; out12[11] = (r02 * R[3]! - r00 * R[5]!) / d;
+  // a = (0, R₀₀R₂₂ − R₀₂R₂₀, R₀₂R₁₀ − R₀₀R₁₂)/ρ, ρ = R₀₀² + R₀₂²
+  const r00 = R[0]!, r10 = R[3]!, r20 = R[6]!, r02 = R[2]!, r12 = R[5]!, r22 = R[8]!;
+  const rho = r00 * r00 + r02 * r02;
+  if (!(rho > DEGENERATE_SQ)) return degenerate(M);
+  const a1 = (r00 * r22 - r02 * r20) / rho, a2 = (r02 * r10 - r00 * r12) / rho;
+  M[0] = 0; M[1] = a1; M[2] = a2;
+  if (!rates) return false;
+  // columns 0 and 2 turn as Ω × column; then ȧ
+  const ox = O[0]!, oy = O[1]!, oz = O[2]!;
+  const d00 = oy * r20 - oz * r10, d10 = oz * r00 - ox * r20, d20 = ox * r10 - oy * r00;
+  const d02 = oy * r22 - oz * r12, d12 = oz * r02 - ox * r22, d22 = ox * r12 - oy * r02;
+  const rd = 2 * (r00 * d00 + r02 * d02);
+  const ad1 = (d00 * r22 + r00 * d22 - d02 * r20 - r02 * d20 - a1 * rd) / rho;
+  const ad2 = (d02 * r10 + r02 * d10 - d00 * r12 - r00 * d12 - a2 * rd) / rho;
+  M[3] = ad1 * oy + ad2 * oz;
   return false;
 }
 
 /**
- * out12[9 …] ← row `index` of A⁻¹(θ, φ) at the RPY angles of R_CD (000 §0.4, eq. 0.2); at |cos φ| < tol
- * the readout's fallback (θ: e_z, φ: (−sθ, cθ, 0), ψ: 0), true for θ and ψ
+ * gimbal angle `index` (θ, φ, ψ): s.M[0 … 2] ← row `index` of A⁻¹(θ, φ) (000 §0.4, eq. 0.2), with
+ * `rates` s.M[3] ← that row's derivative (§0.4) times Ω. At |cos φ| < tol the readout's fallback
+ * rows (θ: e_z, ψ: 0, constant; φ: (−sθ, cθ, 0) with θ̇ = Ω_z), true for θ and ψ. A⁻¹ is taken at
+ * the readout's own tolerance, so that both give the same bits off the singularity.
  */
-function rpyCoefficients(out12: Float64Array, s: JointScratch, index: number, tol: number): boolean {
-  const ang = mat3ToRpyInto(s.rpy, relativeRotation(s)), th = ang[0]!, ph = ang[1]!, M = s.M;
-  // the readout's A⁻¹ (at its own tolerance), so that both give the same bits off the singularity
+function rpyMap(s: JointScratch, index: number, tol: number, rates: boolean): boolean {
+  const ang = mat3ToRpyInto(s.rpy, relativeRotation(s)), th = ang[0]!, ph = ang[1]!, M = s.M, D = s.Rcd;
+  const O = s.k.Om, ox = O[0]!, oy = O[1]!, oz = O[2]!;
   if (Math.abs(Math.cos(ph)) >= tol && omegaToRpyRate(M, th, ph, GIMBAL_SINGULAR_TOL)) {
-    out12[9] = M[3 * index]!; out12[10] = M[3 * index + 1]!; out12[11] = M[3 * index + 2]!;
+    // θ̇, φ̇ from A⁻¹ Ω, the row derivatives into D (R_CD no longer needed), then row `index` into M
+    const thd = M[0]! * ox + M[1]! * oy + M[2]! * oz, phd = M[3]! * ox + M[4]! * oy + M[5]! * oz;
+    const a0 = M[3 * index]!, a1 = M[3 * index + 1]!, a2 = M[3 * index + 2]!;
+    if (rates) rpyRateMapDerivative(D, th, ph, thd, phd, GIMBAL_SINGULAR_TOL);
+    M[3] = rates ? D[3 * index]! * ox + D[3 * index + 1]! * oy + D[3 * index + 2]! * oz : 0;
+    M[0] = a0; M[1] = a1; M[2] = a2;
     return false;
   }
-  out12[9] = index === 1 ? -Math.sin(th) : 0;
-  out12[10] = index === 1 ? Math.cos(th) : 0;
-  out12[11] = index === 0 ? 1 : 0;
+  const st = Math.sin(th), ct = Math.cos(th);
+  M[0] = index === 1 ? -st : 0; M[1] = index === 1 ? ct : 0; M[2] = index === 0 ? 1 : 0;
+  M[3] = index === 1 ? -oz * (ct * ox + st * oy) : 0;
   return index !== 1;
 }

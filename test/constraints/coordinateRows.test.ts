@@ -6,6 +6,7 @@
  *       x += εv, R ← exp(ε[ω]) R), angles unwrapped by 2π around c(q);
  *   (b) J_c u against the `joints` rate readout (ConstraintSystem.jointRates);
  *   (c) the value against the coordinate readout (ConstraintSystem.jointCoordinates), bit for bit;
+ *   (d) the bias κ_c = J̇_c u against the central difference of J_c(q ⊕ εu)·u at fixed u;
  * plus the gimbal at and near cos φ = 0 (finite rows, the singular flag, agreement with the
  * readout's fallback), the degenerate angle and universal maps, the names, ranges and lookups.
  */
@@ -18,7 +19,8 @@ import { ConstraintSystem } from '../../src/assembly/constraintSystem.js';
 import { ModelError } from '../../src/model/errors.js';
 import { quatFromRotationVector, quatFromAxisAngle, quatMul } from '../../src/math/quat.js';
 import {
-  coordinateValue, coordinateRow, coordinateIndex, coordinateRange, coordinateIsAngle, jointCoordinateNames,
+  coordinateValue, coordinateRow, coordinateBias, coordinateIndex, coordinateRange, coordinateIsAngle,
+  jointCoordinateNames,
 } from '../../src/constraints/coordinateRows.js';
 import { context, flow, scratchOf } from '../helpers/constraints.js';
 
@@ -93,46 +95,71 @@ function rowTimesU(row: Float64Array, joint: Joint, u: Float64Array): number {
   return r;
 }
 
+const norm = (a: Float64Array) => Math.hypot(...a);
+
 /**
- * d/dε c(q ⊕ εu) at 0, fourth-order central, on the differences c(q ⊕ εu) − c(q) (angles unwrapped
- * by 2π), with ε = FD_EPS/scale: a coordinate that moves fast (scale = |J_c| |u|, large where an
- * angle map nears its singular set) gets a shorter step, so the truncation error (~(ε·scale)⁴) and
- * the rounding error (~1e-16/ε) stay near 1e-13 of the scale
+ * d/dε f(ε) at 0, fourth-order central, with ε = FD_EPS/scale: a quantity that moves fast (scale =
+ * |J_c| |u|, large where an angle map nears its singular set) gets a shorter step, so that the
+ * truncation error (~(ε·scale)⁴) and the rounding error (~1e-16/ε) stay near 1e-13 of the scale
  */
-function fdRate(model: Model, joint: Joint, k: number, q: Float64Array, u: Float64Array, scale: number) {
+function central(f: (eps: number) => number, scale: number): number {
   const eps = FD_EPS / Math.max(1, scale);
-  const s = scratchOf(joint), c0 = coordinateValue(joint, context(model, q, u), s, k);
-  const f = (e: number) => {
-    const d = coordinateValue(joint, context(model, flow(model, q, u, e), u), s, k) - c0;
-    return coordinateIsAngle(joint, k) ? d - 2 * Math.PI * Math.round(d / (2 * Math.PI)) : d;
-  };
   return (-f(2 * eps) + 8 * f(eps) - 8 * f(-eps) + f(-2 * eps)) / (12 * eps);
 }
 
-const norm = (a: Float64Array) => Math.hypot(...a);
+/** d/dε c(q ⊕ εu) at 0, on the differences c(q ⊕ εu) − c(q) (angles unwrapped by 2π) */
+function fdRate(model: Model, joint: Joint, k: number, q: Float64Array, u: Float64Array, scale: number) {
+  const s = scratchOf(joint), c0 = coordinateValue(joint, context(model, q, u), s, k);
+  return central((e) => {
+    const d = coordinateValue(joint, context(model, flow(model, q, u, e), u), s, k) - c0;
+    return coordinateIsAngle(joint, k) ? d - 2 * Math.PI * Math.round(d / (2 * Math.PI)) : d;
+  }, scale);
+}
 
-const worst = { fd: 0, fdAbs: 0, readout: 0, samples: 0 };
+/** J_c(q) · u */
+function rowRate(model: Model, joint: Joint, k: number, q: Float64Array, u: Float64Array): number {
+  const row = new Float64Array(12);
+  coordinateRow(row, joint, context(model, q, u), scratchOf(joint), k);
+  return rowTimesU(row, joint, u);
+}
+
+const worst = { fd: 0, fdAbs: 0, readout: 0, bias: 0, biasAbs: 0, samples: 0 };
 
 /**
- * (a): row·u against the FD rate, relative to the rate's size or to its bound |J_c| |u| where it
- * cancels; rates under RATE_FLOOR (u → 0, which fast-check tries) absolutely, since the FD's
- * rounding error is absolute (about 1e-13)
+ * value against its finite difference fd, relative to fd or to the natural scale where it cancels;
+ * below RATE_FLOOR (u → 0, which fast-check tries) absolutely, since the FD's rounding error is
+ * absolute (about 1e-13). Records the worst under `key` (relative) and `key`Abs.
  */
-function checkFd(model: Model, joint: Joint, k: number, q: Float64Array, u: Float64Array, row: Float64Array,
-  rate: number): void {
-  const scale = norm(row) * norm(u), fd = fdRate(model, joint, k, q, u, scale);
-  const den = Math.max(Math.abs(fd), scale), err = Math.abs(rate - fd);
-  const msg = `${joint.coordinateNames[k]}: row·u ${rate}, FD ${fd}`;
+function compare(value: number, fd: number, scale: number, key: 'fd' | 'bias', msg: string): void {
+  const den = Math.max(Math.abs(fd), scale), err = Math.abs(value - fd);
+  expect(Number.isFinite(value)).toBe(true);
   if (den >= RATE_FLOOR) {
-    worst.fd = Math.max(worst.fd, err / den);
+    worst[key] = Math.max(worst[key], err / den);
     expect(err / den, msg).toBeLessThan(FD_TOL);
   } else {
-    worst.fdAbs = Math.max(worst.fdAbs, err);
+    const abs = key === 'fd' ? 'fdAbs' : 'biasAbs';
+    worst[abs] = Math.max(worst[abs], err);
     expect(err, msg).toBeLessThan(FD_ABS_TOL);
   }
 }
 
-/** (a), (b), (c) for every coordinate of one sample */
+/** (a): row·u against d/dε c(q ⊕ εu), on the scale |J_c| |u| */
+function checkFd(model: Model, joint: Joint, k: number, q: Float64Array, u: Float64Array, row: Float64Array,
+  rate: number): void {
+  const scale = norm(row) * norm(u), fd = fdRate(model, joint, k, q, u, scale);
+  compare(rate, fd, scale, 'fd', `${joint.coordinateNames[k]}: row·u ${rate}, FD ${fd}`);
+}
+
+/** (d): κ_c against d/dε J_c(q ⊕ εu)·u at fixed u, on the scale |J_c| |u|² */
+function checkBias(model: Model, joint: Joint, k: number, q: Float64Array, u: Float64Array,
+  row: Float64Array): void {
+  const scale = norm(row) * norm(u);
+  const fd = central((e) => rowRate(model, joint, k, flow(model, q, u, e), u), scale);
+  const kappa = coordinateBias(joint, context(model, q, u), scratchOf(joint), k);
+  compare(kappa, fd, scale * norm(u), 'bias', `${joint.coordinateNames[k]}: κ ${kappa}, FD ${fd}`);
+}
+
+/** (a) to (d) for every coordinate of one sample */
 function checkSample(type: JointType | JointMask, sides: [Side, Side], smp: Sample): void {
   const { model, joint, cs } = build(type, sides, smp);
   // move B (or A) by a random turn after set-up, so that q_CD may have w < 0 (hinge angles past π)
@@ -154,8 +181,10 @@ function checkSample(type: JointType | JointMask, sides: [Side, Side], smp: Samp
     const eb = Math.abs(rate - rates[k]!) / Math.max(Math.abs(rates[k]!), bound, Number.MIN_VALUE);
     worst.readout = Math.max(worst.readout, eb);
     expect(eb).toBeLessThan(READOUT_TOL);
-    // (a) finite differences along the flow, where the map is smooth (off its singular set)
-    if (!singular) checkFd(model, joint, k, q, u, row, rate);
+    // (a), (d) finite differences along the flow, where the map is smooth (off its singular set)
+    if (singular) continue;
+    checkFd(model, joint, k, q, u, row, rate);
+    checkBias(model, joint, k, q, u, row);
   }
   worst.samples++;
 }
@@ -181,7 +210,8 @@ describe('coordinate rows against FD and the joint readouts (random frames, pose
   it('reports the worst errors', () => {
     const e = (x: number) => x.toExponential(2);
     console.log(`coordinate rows over ${worst.samples} samples: row·u against central FD rel ${e(worst.fd)} `
-      + `(abs ${e(worst.fdAbs)} under ${RATE_FLOOR}), against the rate readout rel ${e(worst.readout)}`);
+      + `(abs ${e(worst.fdAbs)} under ${RATE_FLOOR}), against the rate readout rel ${e(worst.readout)}; `
+      + `κ against FD of J_c u rel ${e(worst.bias)} (abs ${e(worst.biasAbs)})`);
     expect(worst.samples).toBeGreaterThan(0);
   });
 });
@@ -232,6 +262,10 @@ describe('singular and degenerate coordinate maps: finite rows and the singular 
         rows.forEach((r, k) => {
           expect(r.row.every(Number.isFinite)).toBe(true);
           expect(r.singular).toBe(k !== 1 && flagged);
+          // the bias: finite; a flagged row is constant (θ: e_z, ψ: 0), and side A is the world (ω_A = 0)
+          const kappa = coordinateBias(sc.joint, context(sc.model, sc.q, sc.u), scratchOf(sc.joint), k, tol);
+          expect(Number.isFinite(kappa)).toBe(true);
+          if (r.singular) expect(kappa).toBe(0);
           // flagged rows are the readout's bounded fallback; unflagged ones grow no faster than 1/cos φ
           expect(norm(r.row)).toBeLessThanOrEqual(r.singular ? 1 + 1e-15 : 2 / cosPhi);
           // the readout takes its fallback below GIMBAL_SINGULAR_TOL: compare where both take the same branch
@@ -249,6 +283,7 @@ describe('singular and degenerate coordinate maps: finite rows and the singular 
       expect(r.singular).toBe(false);
       const fd = fdRate(sc.model, sc.joint, k, sc.q, sc.u, norm(r.row) * norm(sc.u));
       expect(Math.abs(r.rate - fd) / Math.abs(fd)).toBeLessThan(FD_TOL);
+      checkBias(sc.model, sc.joint, k, sc.q, sc.u, r.row);
     });
   });
 
