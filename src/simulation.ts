@@ -16,6 +16,8 @@ import { Rk4Scratch, rk4 } from './integrators/rk4.js';
 import { Projection } from './step/stabilize.js';
 import { Stepper } from './step/step.js';
 import { contactParts } from './step/contactParts.js';
+import { contactReports, jointRowForce, type ContactReport } from './api/contacts.js';
+import type { ContactSolveReport } from './step/solve.js';
 import { INTEGRATORS, type IntegratorName } from './integrators/names.js';
 import type { StepSolverOptions } from './solvers/stepSolver.js';
 import { MIN_STEP, STEP_RULE } from './io/schema.js';
@@ -26,6 +28,8 @@ import { checkRunLength, RunOptionsSchema, type RunOptions, type RunResult } fro
 
 export type { WorstViolation, FastestTurn, Violation } from './report/monitor.js';
 export { FAST_TURN } from './report/monitor.js';
+export type { ContactReport } from './api/contacts.js';
+export type { ContactSolveReport } from './step/solve.js';
 
 /** options of a Simulation; every one overrides the model's setting of the same name */
 export interface SimulationOptions {
@@ -78,7 +82,7 @@ export interface Diagnostics {
 }
 
 /** a Checkpoint and what else a run carries: the constraint forces and the external loads */
-interface FullCheckpoint extends Checkpoint { readonly loads?: Float64Array }
+interface FullCheckpoint extends Checkpoint { readonly loads?: Float64Array; readonly contacts?: Float64Array }
 
 /**
  * Steps a {@link Model} through time.
@@ -314,7 +318,9 @@ export class Simulation {
   checkpoint(): Checkpoint {
     const carried = new Float64Array(2 * this.model.nRows + 1);
     this.saveCarried(carried);
-    const c: FullCheckpoint = { ...this.state.checkpoint(), carried, loads: this.ws.fs.external.slice() };
+    const c: FullCheckpoint = {
+      ...this.state.checkpoint(), carried, loads: this.ws.fs.external.slice(), contacts: this.stepper.memory.save(),
+    };
     return c;
   }
 
@@ -329,6 +335,27 @@ export class Simulation {
     if (c.carried) this.loadCarried(c.carried);
     else { this.carried.fill(0); this.loadCarried(this.carried); }
     if (c.loads) this.ws.fs.external.set(c.loads); else this.clearLoads();
+    // the contacts' warm starts (none in a bare State's checkpoint)
+    if (c.contacts) this.stepper.memory.load(c.contacts); else this.stepper.memory.count = 0;
+  }
+
+  /** the contacts of the last step: shapes, point, normal, gap, normal and friction forces (N) */
+  contacts(): ContactReport[] {
+    return contactReports(this.model, this.stepper, this.h);
+  }
+
+  /**
+   * the last step's contact solve (solver, status, pivots or sweeps, friction-bound iterations,
+   * complementarity residual), or null when it had no contact, limit or motor rows
+   */
+  get contactSolve(): ContactSolveReport | null {
+    const r = this.stepper.solver?.report ?? null;
+    return r && this.stepper.rows.count > 0 ? { ...r } : null;
+  }
+
+  /** @internal the limit or motor force (N or N·m) on coordinate k of joint ci over the last step */
+  jointRowForce(ci: number, k: number, kind: 'limit' | 'motor'): number {
+    return jointRowForce(this.model, this.stepper, this.h, ci, k, kind);
   }
 
   /**

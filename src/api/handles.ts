@@ -239,6 +239,26 @@ export class JointHandle {
   }
 
   /**
+   * The generalized force (N or N·m) the limits of coordinate `name` applied over the last step:
+   * positive pushes the coordinate up (at its lower bound), negative down (at its upper bound), 0
+   * when neither was reached
+   */
+  limitForce(name: string): number {
+    return this.sim.jointRowForce(this.ci, this.coordinateIndex(name), 'limit');
+  }
+
+  /** the force or torque (N or N·m) the motor of coordinate `name` applied over the last step */
+  motorForce(name: string): number {
+    return this.sim.jointRowForce(this.ci, this.coordinateIndex(name), 'motor');
+  }
+
+  private coordinateIndex(name: string): number {
+    const k = this.coordinateNames.indexOf(name);
+    if (k < 0) throw new ModelError(`joint("${this.name}")`, `has no coordinate "${name}" (it has ${this.coordinateNames.join(', ') || 'none'})`);
+    return k;
+  }
+
+  /**
    * The force and torque the constraint applies to side A (bodyA, or the first point), world
    * axes, the torque about the anchor; the reaction on the world when A is the world. From the
    * last step's constraint forces (zero before the first step).

@@ -55,6 +55,7 @@ export class JointRowBuilder {
   private limitRow(rows: UnilateralRows, i: number, s: number, phi: number, v: number, h: number): void {
     const L = this.limits[i]!, r = rows.add(ROW_LIMIT, this.sideA(L.constraint), this.sideB(L.constraint), 0, 0, Infinity, i);
     for (let k = 0; k < 12; k++) rows.J[12 * r + k] = s * this.row[k]!;
+    rows.dir[3 * r] = s;
     let b: number;
     if (L.compliance > 0) {
       const gamma = 1 / (0.5 + L.damping / h);

@@ -55,7 +55,10 @@ export class UnilateralRows {
   owner: Int32Array;
   /** (count) the impulse z, N·s or N·m·s, after the solve; the warm start before it */
   z: Float64Array;
-  /** (3·count) a contact row's direction in world (the normal, or the friction direction on B) */
+  /**
+   * (3·count) a contact row's direction in world (the normal, or the friction direction on B); a
+   * limit row's first entry is +1 for a lower bound, −1 for an upper one
+   */
   dir: Float64Array;
 
   constructor(capacity = 16) {
