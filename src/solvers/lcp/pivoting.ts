@@ -1,40 +1,35 @@
 /**
- * The `pivoting` complementarity solver: a box-bounded LCP (w = A z + q, lo ≤ z ≤ hi, the sign
- * conventions of types.ts) by block principal pivoting with columns of A on demand
- * (000 §0.7, §0.8), and box friction with bounds ±μθ iterated to a fixed point (000 §0.10, with
- * the signs of ERRATA A.1). A must be symmetric positive semidefinite (the engine's N̄A⁻¹N̄ᵀ) or
- * definite.
+ * The `pivoting` complementarity solver: a box LCP (w = A z + q, lo ≤ z ≤ hi, the conventions of
+ * types.ts) by block principal pivoting with columns of A on demand (000 §0.7, §0.8), and box
+ * friction, bounds ±μθ, iterated to a fixed point (000 §0.10 with the signs of ERRATA A.1).
+ * A is symmetric positive semidefinite (the engine's N̄A⁻¹N̄ᵀ), possibly singular.
  *
- * Each variable is at its lower bound, at its upper bound, or free (in the basis α). Given the
- * sets, the bound variables take their bound values and the free ones solve
- *   A_αα z_α = −(q_α + A_α,bound z_bound),
- * and the bound ones read w. A variable is infeasible when it is free outside its bounds, or bound
- * with w of the wrong sign. Block principal pivoting (Júdice & Pires 1994) switches every
- * infeasible variable at once while their number keeps falling to a new minimum; after
- * `maxBlockFailures` switches without a new minimum it moves one variable at a time, the
- * infeasible one of least index (Murty's rule, which cannot cycle on P-matrices), and returns to
- * block switches as soon as a new minimum is reached.
+ * Each variable is at lo, at hi, or free (in α). The bound ones take their bound values, the free
+ * ones solve A_αα z_α = −(q_α + A_α,bound z_bound), and a variable is infeasible when free outside
+ * its box or bound with w of the wrong sign. Block principal pivoting (Júdice & Pires 1994)
+ * switches every infeasible variable at once while their number reaches new minima. After
+ * `maxBlockFailures` switches without one, a safeguard that cannot cycle takes over: an active-set
+ * descent on the equivalent QP min ½zᵀAz + qᵀz over the box, from the sets made feasible, freeing
+ * one variable at a time (the infeasible one of least index) — Murty's least-index principal
+ * pivots are finite on P-matrices only, and cycle on singular ones. Block switches resume at the
+ * next new minimum.
  *
  * A column of A is requested only for a variable that enters α or is bound at a nonzero value,
- * once per solve (one sparse solve each in the engine, 000 §0.8). The factor of A_αα is kept
- * across pivots (`PrincipalFactor`): leaving variables are removed by rank-one updates, or the
- * tail is rebuilt when that costs less, and entering ones are appended.
+ * once per solve (a sparse solve each in the engine). The Cholesky factor of A_αα is kept across
+ * pivots (principalFactor.ts): leaving variables by rank-one removals, or the tail rebuilt when
+ * cheaper; entering ones appended. A column dependent on α's (A_αα would be singular: redundant
+ * rows, a box resting on four contacts) is refused, and the variable stays bound (a bilateral one
+ * is parked at 0). When the descent frees such a variable r, A z is constant along the null
+ * direction (−A_αα⁻¹ a_αr, 1) and the objective falls along it at the rate |w_r|: the step goes to
+ * the first bound (r's other bound, or a free variable's, which then leaves α for r). No bound on
+ * that ray means no solution: 'infeasible' ('singular' for an inconsistent bilateral row).
  *
- * Singular A (redundant rows, such as a box resting on four contacts): a variable whose column is
- * dependent on α's keeps its bound (a bilateral one is parked at 0). When Murty's rule picks such
- * a variable r, A z is constant along the null direction d = (−A_αα⁻¹ a_αr, 1) (A is PSD), and the
- * objective of the equivalent QP, ½zᵀAz + qᵀz, falls along −sign(w_r) d. The step goes along it
- * to the first bound: r reaches its other bound, or the blocking free variable leaves α and r
- * takes its place. No blocking bound means the problem has no solution ('infeasible'; 'singular'
- * for an inconsistent redundant bilateral row).
- *
- * Friction: rows with normalOf[i] ≥ 0 get hi_i = μ_i max(z_normal, 0), lo_i = −hi_i, starting from
- * the z passed in (the last step's impulses, or zeros); the problem is solved, the bounds are
- * updated from the new normal impulses, and solved again warm-started from the last sets, until
- * they change by at most 1e-12 relative.
+ * Friction rows (normalOf[i] ≥ 0) have hi_i = μ_i max(θ, 0), lo_i = −hi_i, θ first taken from the
+ * z passed in; solved, the bounds follow the new normal impulses (frictionBounds.ts), and the
+ * problem is solved again from the last sets until they settle.
  */
 import { ModelError } from '../../model/errors.js';
-import { PrincipalFactor } from './principalFactor.js';
+import { ColumnCache, PrincipalFactor } from './principalFactor.js';
 import { FrictionBounds, type BoxFriction } from './frictionBounds.js';
 import type { LcpMatrix, LcpReport, LcpStatus } from './types.js';
 
@@ -44,7 +39,7 @@ export type { BoxFriction } from './frictionBounds.js';
 export interface BoxLcpOptions {
   /** warm start: −1 at lo, 0 free, +1 at hi per variable (`BoxLcpPivoting.sets` of the last solve) */
   initialSets?: Int8Array;
-  /** pivots allowed over the whole solve (default 10 n + 20) */
+  /** pivots allowed over the whole solve (default 50 n + 50) */
   maxIterations?: number;
   /** friction-bound iterations (default 50) */
   maxBoundIterations?: number;
@@ -58,7 +53,7 @@ export interface BoxLcpStats {
   columns: number;
   /** block switches */
   blockPivots: number;
-  /** single (Murty) pivots, null-direction steps included */
+  /** single pivots of the descent safeguard, null-direction steps included */
   singlePivots: number;
   /** single pivots that stepped along a null direction of a singular A */
   nullSteps: number;
@@ -93,33 +88,29 @@ export function boxLcpResidual(
 /** block principal pivoting for box LCPs with columns on demand; one instance per engine workspace */
 export class BoxLcpPivoting {
   private n = 0;
-  private cap: number;
-  private A: LcpMatrix | null = null;
+  private cap = 0;
   private q: Float64Array = new Float64Array(0);
   private z: Float64Array = new Float64Array(0);
-  private state: Int8Array;
+  private state!: Int8Array;
   /** the last non-free set of each variable: where a dependent entering variable goes back to */
-  private prev: Int8Array;
-  private outSets: Int8Array;
-  private lo: Float64Array;
-  private hi: Float64Array;
-  private w: Float64Array;
-  private work: Float64Array;
-  private dir: Float64Array;
-  private list: Int32Array;
-  private infeasible: Int32Array;
-  /** column cache: slot of each variable (−1: not requested), the columns back to back */
-  private slot: Int32Array;
-  private cols: Float64Array;
-  private colTmp: Float64Array;
-  private nCols = 0;
+  private prev!: Int8Array;
+  private outSets!: Int8Array;
+  private lo!: Float64Array;
+  private hi!: Float64Array;
+  private w!: Float64Array;
+  private work!: Float64Array;
+  private dir!: Float64Array;
+  private list!: Int32Array;
+  private infeasible!: Int32Array;
+  private columns: ColumnCache;
   /** entering variables sent back by `enter` since the last block switch */
   private reverts = 0;
+  /** set changes made by the last bound update (they count as the next solve's pivots) */
+  private boundMoves = 0;
   private factor: PrincipalFactor;
   private bounds: FrictionBounds;
   /** scales of this solve: max |q|, max diagonal of the requested columns, tolerances */
   private qMax = 0;
-  private dMax = 0;
   private tolW = 0;
   private tolZ = 0;
   private readonly report: LcpReport = { status: 'solved', iterations: 0, boundIterations: 0, residual: 0 };
@@ -128,12 +119,8 @@ export class BoxLcpPivoting {
 
   constructor(capacity = 16) {
     const c = Math.max(4, capacity);
-    this.cap = c;
-    this.state = new Int8Array(c); this.prev = new Int8Array(c); this.outSets = new Int8Array(c);
-    this.lo = new Float64Array(c); this.hi = new Float64Array(c); this.w = new Float64Array(c);
-    this.work = new Float64Array(c); this.dir = new Float64Array(c); this.colTmp = new Float64Array(c);
-    this.list = new Int32Array(c); this.infeasible = new Int32Array(c); this.slot = new Int32Array(c);
-    this.cols = new Float64Array(c * Math.min(c, 32));
+    this.grow(c);
+    this.columns = new ColumnCache(c);
     this.factor = new PrincipalFactor(Math.min(c, 64));
     this.bounds = new FrictionBounds(c);
   }
@@ -155,7 +142,7 @@ export class BoxLcpPivoting {
   ): LcpReport {
     this.setUp(A, q, lo, hi, friction, z);
     const n = this.n, report = this.report;
-    const maxIter = opts?.maxIterations ?? 10 * n + 20;
+    const maxIter = opts?.maxIterations ?? 50 * n + 50;
     const maxBounds = friction ? opts?.maxBoundIterations ?? 50 : 1;
     const maxFails = opts?.maxBlockFailures ?? 10;
     if (friction) {
@@ -168,7 +155,7 @@ export class BoxLcpPivoting {
     // solve, then move the friction bounds to the new normal impulses, until they settle
     for (let b = 1; ; b++) {
       report.boundIterations = b;
-      const pivots = report.iterations;
+      const pivots = report.iterations - this.boundMoves;
       status = this.pivot(maxIter, maxFails);
       if (status !== 'solved' || !friction || this.bounds.next(friction, n, z, report.iterations > pivots)) break;
       if (b >= maxBounds) { status = 'iteration-limit'; break; }
@@ -189,7 +176,7 @@ export class BoxLcpPivoting {
       throw new ModelError(where, `q, lo, hi and z need ${n} entries`);
     }
     if (n > this.cap) this.grow(n);
-    this.n = n; this.A = A; this.q = q; this.z = z;
+    this.n = n; this.q = q; this.z = z;
     let qMax = 0;
     for (let i = 0; i < n; i++) {
       // NaN fails every comparison below
@@ -199,11 +186,11 @@ export class BoxLcpPivoting {
       qMax = Math.max(qMax, Math.abs(q[i]!));
       this.lo[i] = lo[i]!; this.hi[i] = hi[i]!;
     }
-    this.qMax = qMax; this.dMax = 0;
-    this.slot.fill(-1, 0, n); this.nCols = 0;
+    this.qMax = qMax;
+    this.columns.reset(A);
     this.factor.reset(n);
     const s = this.stats;
-    s.columns = 0; s.blockPivots = 0; s.singlePivots = 0; s.nullSteps = 0;
+    s.blockPivots = 0; s.singlePivots = 0; s.nullSteps = 0;
   }
 
   /** the starting sets: the warm start where it is valid for the bounds, else a guess near z = 0 */
@@ -277,7 +264,7 @@ export class BoxLcpPivoting {
       if (s === FREE) { z[i] = 0; continue; }
       const v = this.valueAt(i);
       z[i] = v;
-      if (v !== 0) this.addColumn(i, v);
+      if (v !== 0) this.columns.addTo(this.w, i, v);
     }
     // free variables (from zero), and their part of w
     this.solveFree();
@@ -292,7 +279,7 @@ export class BoxLcpPivoting {
   private scales(): number {
     let zMax = 0;
     for (let i = 0; i < this.n; i++) zMax = Math.max(zMax, Math.abs(this.z[i]!));
-    const wScale = Math.max(this.qMax, this.dMax * zMax, 1e-300);
+    const wScale = Math.max(this.qMax, this.columns.diagMax * zMax, 1e-300);
     this.tolW = FEASIBLE * wScale;
     this.tolZ = FEASIBLE * Math.max(zMax, 1e-300);
     return wScale;
@@ -306,35 +293,8 @@ export class BoxLcpPivoting {
     for (let k = 0; k < m; k++) {
       const j = order[k]!;
       this.z[j] = this.z[j]! + work[k]!;
-      this.addColumn(j, work[k]!);
+      this.columns.addTo(this.w, j, work[k]!);
     }
-  }
-
-  /** w += v · column j (requested on first use) */
-  private addColumn(j: number, v: number): void {
-    if (v === 0) return;
-    const at = this.column(j), n = this.n, w = this.w, cols = this.cols;
-    for (let i = 0; i < n; i++) w[i] = w[i]! + cols[at + i]! * v;
-  }
-
-  /** offset of column j in the cache, requesting it from A on first use */
-  private column(j: number): number {
-    const n = this.n;
-    let s = this.slot[j]!;
-    if (s < 0) {
-      s = this.nCols++;
-      if (this.nCols * n > this.cols.length) {
-        const grown = new Float64Array(Math.max(this.nCols * n, 2 * this.cols.length));
-        grown.set(this.cols.subarray(0, s * n));
-        this.cols = grown;
-      }
-      this.A!.column(j, this.colTmp);
-      this.cols.set(this.colTmp.subarray(0, n), s * n);
-      this.slot[j] = s;
-      this.dMax = Math.max(this.dMax, Math.abs(this.colTmp[j]!));
-      this.stats.columns++;
-    }
-    return s * n;
   }
 
   /** lists the infeasible variables in increasing index order; returns their number */
@@ -397,8 +357,8 @@ export class BoxLcpPivoting {
 
   /** appends variable i to the factor; a dependent one returns to its last bound (or is parked) */
   private enter(i: number): boolean {
-    const at = this.column(i);
-    if (this.factor.tryAppend(i, this.cols, at)) return true;
+    const at = this.columns.offset(i);
+    if (this.factor.tryAppend(i, this.columns.data, at)) return true;
     this.state[i] = this.prev[i]!;
     this.reverts++;
     return false;
@@ -424,6 +384,8 @@ export class BoxLcpPivoting {
       // free the least-index infeasible variable; a dependent one steps along its null direction
       report.iterations++; stats.singlePivots++;
       const r = this.infeasible[0]!;
+      // (a free one outside its box by more than rounding should not occur; it goes to the bound)
+      if (this.state[r] === FREE) { this.leave(this.factor.pos[r]!, this.z[r]! < this.lo[r]! ? LO : HI); continue; }
       this.prev[r] = this.state[r]!;
       this.state[r] = FREE;
       if (this.enter(r)) continue;
@@ -446,7 +408,7 @@ export class BoxLcpPivoting {
     }
     this.syncFactor();
     for (let i = 0; i < n; i++) w[i] = this.q[i]!;
-    for (let i = 0; i < n; i++) this.addColumn(i, z[i]!);
+    for (let i = 0; i < n; i++) this.columns.addTo(this.w, i, z[i]!);
   }
 
   /**
@@ -475,7 +437,7 @@ export class BoxLcpPivoting {
   /** z_j += dz, and w with it */
   private move(j: number, dz: number): void {
     this.z[j] = this.z[j]! + dz;
-    this.addColumn(j, dz);
+    this.columns.addTo(this.w, j, dz);
   }
 
   /** the free variable at factor position k leaves α at bound `set`, exactly on it */
@@ -534,12 +496,14 @@ export class BoxLcpPivoting {
    */
   private applyBounds(fr: BoxFriction): void {
     const lo = this.lo, hi = this.hi, state = this.state;
+    this.boundMoves = 0;
     for (let i = 0; i < this.n; i++) {
       if (fr.normalOf[i]! < 0) continue;
-      const h = this.bounds.bound(fr, i), closed = !(hi[i]! > lo[i]!);
+      const h = this.bounds.bound(fr, i), closed = !(hi[i]! > lo[i]!), s = state[i];
       hi[i] = h; lo[i] = -h;
       if (h === 0) { state[i] = LO; this.prev[i] = LO; }
       else if (closed && state[i] !== FREE) state[i] = FREE;
+      if (state[i] !== s) this.boundMoves++;
     }
   }
 
@@ -549,7 +513,7 @@ export class BoxLcpPivoting {
     for (let i = 0; i < n; i++) {
       if (this.state[i] !== FREE) continue;
       const c = Math.min(Math.max(z[i]!, lo[i]!), hi[i]!);
-      if (c !== z[i]) { this.addColumn(i, c - z[i]!); z[i] = c; }
+      if (c !== z[i]) { this.columns.addTo(this.w, i, c - z[i]!); z[i] = c; }
     }
     // the true bounds of the friction rows follow the final normal impulses
     for (let i = 0; friction && i < n; i++) {
@@ -558,7 +522,8 @@ export class BoxLcpPivoting {
     }
     let zMax = 0;
     for (let i = 0; i < n; i++) zMax = Math.max(zMax, Math.abs(z[i]!));
-    this.report.residual = boxLcpResidual(z, this.w, lo, hi, n, Math.max(zMax * this.dMax, this.qMax));
+    this.report.residual = boxLcpResidual(z, this.w, lo, hi, n, Math.max(zMax * this.columns.diagMax, this.qMax));
+    this.stats.columns = this.columns.count;
     for (let i = 0; i < n; i++) this.outSets[i] = this.state[i] === PARKED ? FREE : this.state[i]!;
   }
 
@@ -568,7 +533,7 @@ export class BoxLcpPivoting {
     this.cap = c;
     this.state = new Int8Array(c); this.prev = new Int8Array(c); this.outSets = new Int8Array(c);
     this.lo = new Float64Array(c); this.hi = new Float64Array(c); this.w = new Float64Array(c);
-    this.work = new Float64Array(c); this.dir = new Float64Array(c); this.colTmp = new Float64Array(c);
-    this.list = new Int32Array(c); this.infeasible = new Int32Array(c); this.slot = new Int32Array(c);
+    this.work = new Float64Array(c); this.dir = new Float64Array(c);
+    this.list = new Int32Array(c); this.infeasible = new Int32Array(c);
   }
 }

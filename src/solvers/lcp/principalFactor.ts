@@ -1,7 +1,8 @@
 /**
- * The maintained Cholesky factor of a principal submatrix A_αα of a symmetric positive
- * semidefinite matrix, for principal pivoting with columns on demand (000 §0.8: "a factorization
- * of M_αα maintained so that we can easily compute products of M_αα⁻¹").
+ * What principal pivoting with columns on demand keeps (000 §0.8): the columns of A requested so
+ * far (`ColumnCache`), and the maintained Cholesky factor of the principal submatrix A_αα of a
+ * symmetric positive semidefinite A (`PrincipalFactor`: "a factorization of M_αα maintained so
+ * that we can easily compute products of M_αα⁻¹").
  *
  * The free set α is kept in the order its variables entered: position k holds variable order[k].
  * - Adding a variable j borders the factor: l = L⁻¹ a_αj, d = a_jj − lᵀl, new row (lᵀ, √d); this is
@@ -18,6 +19,9 @@
  * columns contiguously: the forward solve by axpys, the backward solve by dot products, the
  * update down each column. Capacity doubles when needed and never shrinks.
  */
+import type { LcpMatrix } from './types.js';
+
+/** the maintained Cholesky factor of A_αα, α in the order its variables entered */
 export class PrincipalFactor {
   /** number of variables in the factor */
   m = 0;
@@ -176,5 +180,63 @@ export class PrincipalFactor {
     this.l = new Float64Array(cap);
     this.v = new Float64Array(cap);
     this.cap = cap;
+  }
+}
+
+/**
+ * The columns of A requested in one solve, each computed once and stored back to back (000 §0.8:
+ * "column j of M is computed (and stored) whenever z_j is added to the basis for the first time").
+ * Storage doubles when needed and never shrinks.
+ */
+export class ColumnCache {
+  /** the columns, n entries each; column j at `offset(j)` (re-read after a request: it may grow) */
+  data: Float64Array;
+  /** columns requested since `reset` */
+  count = 0;
+  /** the largest |a_jj| among them: max |a_ij| over their rows when A is PSD */
+  diagMax = 0;
+  private slot: Int32Array;
+  private tmp: Float64Array;
+  private n = 0;
+  private A: LcpMatrix | null = null;
+
+  constructor(capacity: number) {
+    this.slot = new Int32Array(capacity);
+    this.tmp = new Float64Array(capacity);
+    this.data = new Float64Array(capacity * Math.min(capacity, 32));
+  }
+
+  /** forgets the columns; the next requests go to A */
+  reset(A: LcpMatrix): void {
+    const n = A.n;
+    if (this.slot.length < n) { this.slot = new Int32Array(n); this.tmp = new Float64Array(n); }
+    this.slot.fill(-1, 0, n);
+    this.n = n; this.A = A; this.count = 0; this.diagMax = 0;
+  }
+
+  /** offset of column j in `data`, requesting it from A on first use */
+  offset(j: number): number {
+    const n = this.n;
+    let s = this.slot[j]!;
+    if (s < 0) {
+      s = this.count++;
+      if (this.count * n > this.data.length) {
+        const grown = new Float64Array(Math.max(this.count * n, 2 * this.data.length));
+        grown.set(this.data.subarray(0, s * n));
+        this.data = grown;
+      }
+      this.A!.column(j, this.tmp);
+      this.data.set(this.tmp.subarray(0, n), s * n);
+      this.slot[j] = s;
+      this.diagMax = Math.max(this.diagMax, Math.abs(this.tmp[j]!));
+    }
+    return s * n;
+  }
+
+  /** w += v · column j */
+  addTo(w: Float64Array, j: number, v: number): void {
+    if (v === 0) return;
+    const at = this.offset(j), n = this.n, data = this.data;
+    for (let i = 0; i < n; i++) w[i] = w[i]! + data[at + i]! * v;
   }
 }
