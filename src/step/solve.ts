@@ -60,6 +60,7 @@ export class VelocitySolve {
   private q = new Float64Array(0);
   private lo = new Float64Array(0);
   private hi = new Float64Array(0);
+  private sets = new Int8Array(0);
   private readonly uFree: Float64Array;   // (nu)
   private readonly rhs: Float64Array;     // (nKkt)
   private readonly y: Float64Array;       // (nKkt)
@@ -124,7 +125,24 @@ export class VelocitySolve {
       return boxPgs(W, q, this.lo.subarray(0, n), this.hi.subarray(0, n), friction, z,
         { maxIterations: this.settings.iterations, tolerance: this.settings.tolerance });
     }
-    return this.pivoting.solve(W, q, this.lo.subarray(0, n), this.hi.subarray(0, n), friction, z);
+    return this.pivoting.solve(W, q, this.lo.subarray(0, n), this.hi.subarray(0, n), friction, z,
+      { initialSets: this.warmSets(rows) });
+  }
+
+  /**
+   * pivoting's starting sets from the rows' warm start (last step's impulses of the same contacts):
+   * a positive normal or limit impulse starts free; a box row starts at the bound its impulse sat
+   * on, free inside its box (−1 at lo, 0 free, +1 at hi)
+   */
+  private warmSets(rows: UnilateralRows): Int8Array {
+    const n = rows.count, z = rows.z, sets = this.sets;
+    for (let i = 0; i < n; i++) {
+      const zi = z[i]!, j = rows.normalOf[i]!;
+      const hi = j >= 0 ? rows.mu[i]! * z[j]! : rows.hi[i]!, lo = j >= 0 ? -hi : rows.lo[i]!;
+      if (lo === 0 && hi === Infinity) sets[i] = zi > 0 ? 0 : -1;
+      else sets[i] = !(hi > lo) || zi <= lo ? -1 : zi >= hi ? 1 : 0;
+    }
+    return sets.subarray(0, n);
   }
 
   /** true when every row is a contact row (no limits or motors) */
@@ -137,5 +155,6 @@ export class VelocitySolve {
     if (this.q.length >= n) return;
     const cap = Math.max(n, 2 * this.q.length);
     this.q = new Float64Array(cap); this.lo = new Float64Array(cap); this.hi = new Float64Array(cap);
+    this.sets = new Int8Array(cap);
   }
 }
