@@ -1,5 +1,5 @@
 /**
- * Stage 5 for contacts: the rows of each contact of the collide stage (theory.md §15; 001 §3;
+ * Stage 5 for contacts: the rows of each contact of the collide stage (theory.md §14; 001 §3;
  * 000 §0.10, §0.11):
  *
  *   normal        N = nᵀ(J_B − J_A) at the contact point; w = N u⁺ + b ≥ 0 ⊥ θ ≥ 0

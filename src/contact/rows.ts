@@ -1,5 +1,5 @@
 /**
- * The unilateral and bounded rows of one step (theory.md §15): contact normals, friction, joint
+ * The unilateral and bounded rows of one step (theory.md §14): contact normals, friction, joint
  * limits and motors, as rows w = J u⁺ + b on at most two components, each with a box on its
  * impulse z (the convention of solvers/lcp/types.ts):
  *
