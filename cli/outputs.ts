@@ -1,18 +1,24 @@
 /**
  * The optional trajectory columns of `vinculum run --outputs` (docs/cli.md): velocities, marker
- * positions, joint coordinates and rates, joint reactions, spring readouts and energies. They are
- * read through the simulation's handles (`sim.body(name)`, `sim.joint(name)`, `sim.force(name)`,
- * `sim.energy()`), created once per run.
+ * positions, joint coordinates and rates, joint reactions, spring readouts, energies and contacts.
+ * They are read through the simulation's handles (`sim.body(name)`, `sim.joint(name)`,
+ * `sim.force(name)`, `sim.energy()`), created once per run, and its contact readouts
+ * (`sim.contacts()`, `sim.contactSolve`; docs/contact.md, "Reported results"). The contacts group
+ * also gives JSONL rows a `contacts` array, each contact's shapes, features, point, normal, gap and
+ * forces.
  */
 import { InvalidArgumentError } from 'commander';
 import type { Simulation, BodyHandle, ParticleHandle, JointHandle, ForceHandle } from '../src/index.js';
+import type { ContactReport } from '../src/simulation.js';
 import type { Vec3Tuple } from '../src/index.js';
 import { Joint } from '../src/constraints/joint.js';
 import { PathSpring } from '../src/forces/pathSpring.js';
 import { FrameSpring } from '../src/forces/frameSpring.js';
 
 /** the groups of `--outputs`, in the order their columns follow the positions */
-export const OUTPUT_GROUPS = ['velocities', 'markers', 'joints', 'forces', 'springs', 'energy'] as const;
+export const OUTPUT_GROUPS = [
+  'velocities', 'markers', 'joints', 'forces', 'springs', 'energy', 'contacts',
+] as const;
 /** a group of `--outputs` */
 export type OutputGroup = (typeof OUTPUT_GROUPS)[number];
 
@@ -45,6 +51,11 @@ world axes, SI units (docs/cli.md):
               <frame-spring>.fx,fy,fz,mx,my,mz: the force on body B (N) and the torque
               on B about the spring frame's origin as attached to B (N·m)
   energy      energy.kinetic, energy.potential, energy.total (J)
+  contacts    contacts.active: the last step's contacts with a normal force above 0;
+              contacts.residual: its complementarity residual (relative, 0 without
+              contact, limit or motor rows); JSONL rows also get a "contacts" array of
+              {shapeA, shapeB, featureA, featureB, point, normal, gap, normalForce,
+              frictionForce} (m, N)
   all         every group
 `;
 
@@ -59,12 +70,19 @@ export interface OutputColumns {
   readonly warnings: readonly string[];
   /** appends the values at the simulation's state to `out`; `started`: a step has run */
   values(sim: Simulation, started: boolean, out: number[]): void;
+  /**
+   * the JSONL fields beyond the columns, of the row `values` just read, as text to append inside
+   * the row's object (`,"contacts":[…]`), or '' for none
+   */
+  jsonFields(): string;
 }
 
 /** one group's columns and how to read them */
 interface Group {
   columns: string[];
   read(started: boolean, out: number[]): void;
+  /** JSONL fields of the row `read` just read (`,"key":value`) */
+  json?(): string;
 }
 
 const push3 = (out: number[], v: Vec3Tuple): void => { out.push(v[0], v[1], v[2]); };
@@ -176,17 +194,47 @@ function energy(sim: Simulation): Group {
   };
 }
 
+/** a contact as a JSONL row lists it: the report's fields in a fixed order */
+const contactJson = (c: ContactReport) => ({
+  shapeA: c.shapeA, shapeB: c.shapeB, featureA: c.featureA, featureB: c.featureB,
+  point: c.point, normal: c.normal, gap: c.gap, normalForce: c.normalForce, frictionForce: c.frictionForce,
+});
+
+/**
+ * The number of active contacts (a normal force above zero: a contact known within the detection
+ * margin but not pressed counts as inactive) and the last solve's complementarity residual; the
+ * JSONL array lists every contact of the last step, active or not.
+ */
+function contacts(sim: Simulation): Group {
+  // the row's contacts, read once for both the columns and the JSONL array
+  let list: ContactReport[] = [];
+  return {
+    columns: ['contacts.active', 'contacts.residual'],
+    read: (started, out) => {
+      // no step yet: no contacts and no solve
+      list = started ? sim.contacts() : [];
+      let active = 0;
+      for (const c of list) if (c.normalForce > 0) active++;
+      out.push(active, started ? (sim.contactSolve?.residual ?? 0) : 0);
+    },
+    // JSON.stringify writes a non-finite number as null, as the columns do
+    json: () => `,"contacts":${JSON.stringify(list.map(contactJson))}`,
+  };
+}
+
 /** the `--outputs` columns of `groups` for a run of `sim` */
 export function makeOutputColumns(sim: Simulation, groups: readonly OutputGroup[]): OutputColumns {
   const warnings: string[] = [];
   const make: Record<OutputGroup, () => Group> = {
     velocities: () => velocities(sim), markers: () => markers(sim), joints: () => joints(sim, warnings),
     forces: () => reactions(sim), springs: () => springs(sim), energy: () => energy(sim),
+    contacts: () => contacts(sim),
   };
   const parts = OUTPUT_GROUPS.filter((g) => groups.includes(g)).map((g) => make[g]());
   return {
     columns: parts.flatMap((p) => p.columns),
     warnings,
     values: (_sim, started, out) => { for (const p of parts) p.read(started, out); },
+    jsonFields: () => parts.map((p) => p.json?.() ?? '').join(''),
   };
 }

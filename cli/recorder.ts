@@ -1,6 +1,7 @@
 /**
  * The trajectory of `vinculum run --out`: a row at t = 0 and every k-th step, streamed to an
- * `AtomicWriter` as it is produced (CSV with a header, or JSONL with one object per row).
+ * `AtomicWriter` as it is produced (CSV with a header, or JSONL with one object per row: the
+ * columns, then the fields of the `--outputs` groups that are not numbers, the contacts' array).
  */
 import type { Simulation } from '../src/simulation.js';
 import type { Model } from '../src/model/model.js';
@@ -59,7 +60,8 @@ export class Recorder {
     if (this.jsonl) {
       let line = '';
       for (let i = 0; i < values.length; i++) line += this.keys[i]! + jsonNumber(values[i]!);
-      this.write(`${line}}\n`);
+      // the fields that are not columns (the contacts group's array) close the object
+      this.write(`${line}${this.extra?.jsonFields() ?? ''}}\n`);
     } else {
       this.write(`${values.join(',')}\n`);
     }

@@ -14,7 +14,7 @@ import { loadDemo, loadModelFile } from './load.js';
 import { DEFAULT_DURATION } from './info.js';
 import { Progress, yieldToEventLoop } from './progress.js';
 import { Recorder } from './recorder.js';
-import { summary } from './summary.js';
+import { summary, ContactWatch } from './summary.js';
 import { makeOutputColumns, type OutputColumns, type OutputGroup } from './outputs.js';
 
 /** the default of `--max-steps`: runs of more steps are refused before they start (as `Simulation.run` does) */
@@ -77,11 +77,13 @@ export async function run(io: CliIo, file: string | undefined, opts: RunOptions)
     const extra = opts.outputs ? makeOutputColumns(sim, opts.outputs) : null;
     recorder = writer ? new Recorder(model, writer, /\.jsonl$/i.test(writer.path), extra) : null;
     const e0 = sim.energy();
-    const { wall, warnings } = await simulate(io, sim, steps, opts, recorder, extra);
+    const contacts = new ContactWatch(sim);
+    const { wall, warnings } = await simulate(io, sim, steps, opts, { recorder, extra, contacts });
     if (writer) await commit(writer);
     const rows = recorder?.rows ?? 0;
     if (!opts.quiet) {
-      io.stdout(summary({ label, model, sim, steps, wall, e0, e1: sim.energy(), out: opts.out, rows, warnings }));
+      const e1 = sim.energy();
+      io.stdout(summary({ label, model, sim, steps, wall, e0, e1, out: opts.out, rows, warnings, contacts }));
     }
     return 0;
   } catch (e) {
@@ -146,10 +148,19 @@ class WarningPrinter {
   }
 }
 
-/** steps the simulation `steps` times, recording every `opts.every`-th step; exit-3 errors are CliErrors */
+/** what watches a run's steps: the trajectory, its output columns, the contact records */
+interface Watchers {
+  recorder: Recorder | null;
+  extra: OutputColumns | null;
+  contacts: ContactWatch;
+}
+
+/**
+ * steps the simulation `steps` times, recording every `opts.every`-th step and the contacts of
+ * each; exit-3 errors are CliErrors
+ */
 async function simulate(
-  io: CliIo, sim: Simulation, steps: number, opts: RunOptions,
-  recorder: Recorder | null, extra: OutputColumns | null,
+  io: CliIo, sim: Simulation, steps: number, opts: RunOptions, { recorder, extra, contacts }: Watchers,
 ): Promise<{ wall: number; warnings: number }> {
   const now = io.now ?? (() => performance.now());
   const start = now();
@@ -161,6 +172,7 @@ async function simulate(
     warnings.poll();
     for (let i = 1; i <= steps; i++) {
       sim.step();
+      contacts.observe();
       if (recorder && i % every === 0) recorder.record(sim, true);
       warnings.poll();
       if (opts.strict && warnings.instability) {
