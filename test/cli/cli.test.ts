@@ -109,7 +109,7 @@ describe('vinculum run with joints', () => {
     expect(await runCli(['run', 'h.json', '--out', 'h.jsonl', '--outputs', 'all'], g.io)).toBe(0);
     expect(Object.keys(JSON.parse(g.files.get('h.jsonl')!.split('\n')[0]!) as object)).toEqual([
       ...header.slice(0, 8), 'bar.vx', 'bar.vy', 'bar.vz', 'bar.wx', 'bar.wy', 'bar.wz', ...header.slice(8),
-      'energy.kinetic', 'energy.potential', 'energy.total',
+      'energy.kinetic', 'energy.potential', 'energy.total', 'contacts.active', 'contacts.residual', 'contacts',
     ]);
   });
 
@@ -207,7 +207,7 @@ describe('errors', () => {
     ['missing model', ['validate'], /missing required argument 'model'/],
     ['too many arguments', ['run', 'a.json', 'b.json'], /too many arguments/],
     ['missing file', ['validate', 'nope.json'], /^error: cannot read nope\.json: /],
-    ['unknown output group', ['run', 'm.json', '--out', 'x.csv', '--outputs', 'joints,torques'], /--outputs.*unknown output "torques"; use a comma list of velocities, markers, joints, forces, springs, energy, or all/],
+    ['unknown output group', ['run', 'm.json', '--out', 'x.csv', '--outputs', 'joints,torques'], /--outputs.*unknown output "torques"; use a comma list of velocities, markers, joints, forces, springs, energy, contacts, or all/],
     ['empty output group', ['run', 'm.json', '--out', 'x.csv', '--outputs', 'joints,'], /--outputs.*unknown output ""/],
     ['outputs without out', ['run', 'm.json', '--outputs', 'all'], /^error: --outputs adds trajectory columns: it needs --out\n$/],
   ];
