@@ -225,10 +225,11 @@ export class ColumnCache {
         grown.set(this.data.subarray(0, s * n));
         this.data = grown;
       }
-      this.A!.column(j, this.tmp);
-      this.data.set(this.tmp.subarray(0, n), s * n);
+      const tmp = this.tmp, data = this.data, at = s * n;
+      this.A!.column(j, tmp);
+      for (let i = 0; i < n; i++) data[at + i] = tmp[i]!;
       this.slot[j] = s;
-      this.diagMax = Math.max(this.diagMax, Math.abs(this.tmp[j]!));
+      this.diagMax = Math.max(this.diagMax, Math.abs(tmp[j]!));
     }
     return s * n;
   }

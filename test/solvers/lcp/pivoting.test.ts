@@ -8,7 +8,7 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { BoxLcpPivoting, boxLcpResidual, type BoxFriction } from '../../../src/solvers/lcp/pivoting.js';
 import { PrincipalFactor } from '../../../src/solvers/lcp/principalFactor.js';
-import { DenseLcpMatrix, type LcpMatrix } from '../../../src/solvers/lcp/types.js';
+import { DenseLcpMatrix, type LcpMatrix, type LcpReport } from '../../../src/solvers/lcp/types.js';
 import { choleskyDense } from '../../../src/math/dense.js';
 import { enumerateBoxLcp, boxLcpViolation, boxLcpSlack } from '../../helpers/boxLcpEnumerate.js';
 import { rng, maxAbsDiff } from '../../helpers/numeric.js';
@@ -49,6 +49,17 @@ function run(A: Float64Array, q: Float64Array, lo: Float64Array, hi: Float64Arra
   return { z, report, violation: boxLcpViolation(A, q, lo, hi, z) };
 }
 
+/** solved, finite, and w = A z + q equal to that of every solution (unique for PSD A) to 1e-9 */
+function expectEnumerationsW(A: Float64Array, q: Float64Array, lo: Float64Array, hi: Float64Array, z: Float64Array, report: LcpReport) {
+  const ref = enumerateBoxLcp(A, q, lo, hi);
+  expect(ref.length).toBeGreaterThan(0);
+  expect(report.status).toBe('solved');
+  expect(z.every(Number.isFinite)).toBe(true);
+  expect(maxAbsDiff(boxLcpSlack(A, q, z), ref[0]!.w)).toBeLessThan(1e-9);
+  expect(report.residual).toBeLessThan(1e-10);
+  expect(boxLcpViolation(A, q, lo, hi, z)).toBeLessThan(1e-10);
+}
+
 describe('BoxLcpPivoting against enumeration', () => {
   it('P-matrices with random bounds: the unique solution, to 1e-9', () => {
     const arb = fc.record({ n: fc.integer({ min: 1, max: 7 }), seed: fc.integer(), eps: fc.double({ min: 1e-3, max: 1, noNaN: true }) });
@@ -75,14 +86,8 @@ describe('BoxLcpPivoting against enumeration', () => {
       const w0 = Float64Array.from({ length: n }, () => (r() < 0.5 ? 0 : r()));
       const q = boxLcpSlack(A, w0, x0.map((x) => -x));
       const lo = new Float64Array(n), hi = new Float64Array(n).fill(INF);
-      const { z, report, violation } = run(A, q, lo, hi);
-      const ref = enumerateBoxLcp(A, q, lo, hi);
-      expect(ref.length).toBeGreaterThan(0);
-      expect(report.status).toBe('solved');
-      expect(z.every(Number.isFinite)).toBe(true);
-      expect(maxAbsDiff(boxLcpSlack(A, q, z), ref[0]!.w)).toBeLessThan(1e-9);
-      expect(report.residual).toBeLessThan(1e-10);
-      expect(violation).toBeLessThan(1e-10);
+      const { z, report } = run(A, q, lo, hi);
+      expectEnumerationsW(A, q, lo, hi, z, report);
     }), { seed: 42, numRuns: 150 });
   });
 
@@ -98,13 +103,8 @@ describe('BoxLcpPivoting against enumeration', () => {
       const q = Float64Array.from({ length: n }, (_, i) => qb[map[i]!]!);
       const lo = new Float64Array(n), hi = new Float64Array(n).fill(INF);
       if (box) for (let i = 0; i < n; i++) { lo[i] = -r(); hi[i] = r(); }
-      const { z, report, violation } = run(A, q, lo, hi);
-      const ref = enumerateBoxLcp(A, q, lo, hi);
-      expect(ref.length).toBeGreaterThan(0);
-      expect(report.status).toBe('solved');
-      expect(z.every(Number.isFinite)).toBe(true);
-      expect(maxAbsDiff(boxLcpSlack(A, q, z), ref[0]!.w)).toBeLessThan(1e-9);
-      expect(violation).toBeLessThan(1e-10);
+      const { z, report } = run(A, q, lo, hi);
+      expectEnumerationsW(A, q, lo, hi, z, report);
     }), { seed: 42, numRuns: 150 });
   });
 });
@@ -231,5 +231,172 @@ describe('on-demand pivoting equals dense pivoting', () => {
       expect(onDemand.requested).toBeGreaterThanOrEqual(used);
       if (!withFriction) expect(onDemand.requested).toBeLessThan(n);
     }), { seed: 42, numRuns: 40 });
+  });
+});
+
+describe('box friction: bounds ±μθ iterated to a fixed point', () => {
+  // a unit-mass particle on the plane z = 0; rows (normal z, tangents x, y); z is a force, W = (h/m) I
+  const h = 0.01, mass = 1, g = 9.81;
+  const friction = { normalOf: Int32Array.from([-1, 0, 0]), mu: new Float64Array(3) };
+  const lo = Float64Array.from([0, -INF, -INF]), hi = Float64Array.from([INF, INF, INF]);
+  const W = new DenseLcpMatrix(3, Float64Array.from([1, 0, 0, 0, 1, 0, 0, 0, 1].map((v) => (h / mass) * v)));
+
+  it('a pushed particle sticks when |push| ≤ μ·normal and slides with |friction| = μθ per direction above', () => {
+    const arb = fc.record({ mu: fc.double({ min: 0.05, max: 1.5, noNaN: true }), fx: fc.double({ min: -2, max: 2, noNaN: true }), fy: fc.double({ min: -2, max: 2, noNaN: true }) });
+    fc.assert(fc.property(arb, ({ mu, fx, fy }) => {
+      const normal = mass * g, push = [fx * mu * normal, fy * mu * normal];
+      friction.mu.fill(mu);
+      // free velocity after one step: gravity and the push
+      const q = Float64Array.from([-h * g, (h * push[0]!) / mass, (h * push[1]!) / mass]);
+      const z = new Float64Array(3);
+      const report = new BoxLcpPivoting(3).solve(W, q, lo, hi, friction, z);
+      expect(report.status).toBe('solved');
+      expect(report.boundIterations).toBe(2);
+      expect(Math.abs(z[0]! - normal)).toBeLessThan(1e-12 * normal);
+      for (let d = 0; d < 2; d++) {
+        const p = push[d]!, cap = mu * normal;
+        // sticking cancels the push; sliding opposes it at the bound
+        const expected = Math.abs(p) <= cap ? -p : -Math.sign(p) * cap;
+        expect(Math.abs(z[1 + d]! - expected)).toBeLessThan(1e-12 * normal);
+      }
+      expect(report.residual).toBeLessThan(1e-12);
+    }), { seed: 42, numRuns: 200 });
+  });
+
+  it('starts from the normal impulse passed in: one bound iteration when it is already right', () => {
+    friction.mu.fill(0.5);
+    const q = Float64Array.from([-h * g, h * 10, 0]), z = Float64Array.from([mass * g, 0, 0]);
+    const report = new BoxLcpPivoting(3).solve(W, q, lo, hi, friction, z);
+    expect(report.boundIterations).toBe(1);
+    expect(z[1]).toBeCloseTo(-0.5 * mass * g, 12);
+  });
+
+  it('reports iteration-limit when the bound iterations are capped', () => {
+    friction.mu.fill(0.5);
+    const q = Float64Array.from([-h * g, h * 10, 0]), z = new Float64Array(3);
+    const report = new BoxLcpPivoting(3).solve(W, q, lo, hi, friction, z, { maxBoundIterations: 1 });
+    expect(report.status).toBe('iteration-limit');
+    expect(z.every(Number.isFinite)).toBe(true);
+  });
+});
+
+/** [d; r × d]: the row of a body's (v of the centre of mass, ω) for direction d at r from the centre */
+function bodyRow(r: number[], d: number[]): number[] {
+  return [...d, r[1]! * d[2]! - r[2]! * d[1]!, r[2]! * d[0]! - r[0]! * d[2]!, r[0]! * d[1]! - r[1]! * d[0]!];
+}
+
+/** a box of half extents (a, b, c) on the plane z = 0: four corner contacts, rows (normal, x, y) each */
+function boxOnPlane(mass: number, a: number, b: number, c: number) {
+  const I = [(mass / 3) * (b * b + c * c), (mass / 3) * (a * a + c * c), (mass / 3) * (a * a + b * b)];
+  const invM = [1 / mass, 1 / mass, 1 / mass, 1 / I[0]!, 1 / I[1]!, 1 / I[2]!];
+  const J: number[][] = [];
+  for (const [sx, sy] of [[1, 1], [1, -1], [-1, 1], [-1, -1]]) {
+    const r = [sx! * a, sy! * b, -c];
+    J.push(bodyRow(r, [0, 0, 1]), bodyRow(r, [1, 0, 0]), bodyRow(r, [0, 1, 0]));
+  }
+  const n = J.length, W = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) W[i * n + j] = J[i]!.reduce((s, v, k) => s + v * invM[k]! * J[j]![k]!, 0);
+  /** q = J v and the velocity after impulses z: v + M⁻¹ Jᵀ z */
+  const q = (v: number[]) => Float64Array.from(J, (row) => row.reduce((s, x, k) => s + x * v[k]!, 0));
+  const after = (v: number[], z: Float64Array) => v.map((x, k) => x + invM[k]! * J.reduce((s, row, i) => s + row[k]! * z[i]!, 0));
+  const normalOf = Int32Array.from({ length: n }, (_, i) => (i % 3 === 0 ? -1 : i - (i % 3)));
+  return { n, W, q, after, normalOf };
+}
+
+describe('singular W: a box resting on a plane by four corners', () => {
+  const mass = 2, h = 0.01, g = 9.81, box = boxOnPlane(mass, 0.2, 0.15, 0.1), n = box.n;
+  const lo = Float64Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 0 : -INF)), hi = new Float64Array(n).fill(INF);
+  const sum = (z: Float64Array, off: number[]) => off.reduce((s, k) => s + z[k]!, 0);
+
+  it('comes to rest from any warm start: total normal impulse m(gh + v), no NaN', () => {
+    const arb = fc.record({ sets: fc.array(fc.integer({ min: -1, max: 1 }), { minLength: n, maxLength: n }), vDown: fc.double({ min: 0, max: 1, noNaN: true }), mu: fc.double({ min: 0, max: 1, noNaN: true }) });
+    fc.assert(fc.property(arb, ({ sets, vDown, mu }) => {
+      const v = [0, 0, -g * h - vDown, 0, 0, 0], z = new Float64Array(n), solver = new BoxLcpPivoting(4);
+      const report = solver.solve(new DenseLcpMatrix(n, box.W), box.q(v), lo, hi, { normalOf: box.normalOf, mu: new Float64Array(n).fill(mu) }, z, { initialSets: Int8Array.from(sets) });
+      expect(report.status).toBe('solved');
+      expect(z.every(Number.isFinite)).toBe(true);
+      const weight = mass * (g * h + vDown);
+      expect(Math.abs(sum(z, [0, 3, 6, 9]) - weight)).toBeLessThan(1e-10 * weight);
+      for (const x of box.after(v, z)) expect(Math.abs(x)).toBeLessThan(1e-12);
+      expect(report.residual).toBeLessThan(1e-10);
+    }), { seed: 42, numRuns: 100 });
+  });
+
+  it('sliding at 1 m/s: friction μ m g h, the front corners carry (1 + cμ/a)/2 of the weight', () => {
+    const mu = 0.5, v = [1, 0, -g * h, 0, 0, 0], z = new Float64Array(n);
+    const report = new BoxLcpPivoting(4).solve(new DenseLcpMatrix(n, box.W), box.q(v), lo, hi, { normalOf: box.normalOf, mu: new Float64Array(n).fill(mu) }, z);
+    expect(report.status).toBe('solved');
+    expect(report.boundIterations).toBeGreaterThan(2);
+    const weight = mass * g * h;
+    expect(Math.abs(sum(z, [0, 3]) - ((1 + (0.1 * mu) / 0.2) / 2) * weight)).toBeLessThan(1e-10 * weight);
+    expect(Math.abs(sum(z, [6, 9]) - ((1 - (0.1 * mu) / 0.2) / 2) * weight)).toBeLessThan(1e-10 * weight);
+    expect(Math.abs(sum(z, [1, 4, 7, 10]) + mu * weight)).toBeLessThan(1e-10 * weight);
+    const after = box.after(v, z);
+    expect(Math.abs(after[0]! - (1 - (mu * weight) / mass))).toBeLessThan(1e-12);
+    for (const k of [1, 2, 3, 4, 5]) expect(Math.abs(after[k]!)).toBeLessThan(1e-12);
+    expect(report.residual).toBeLessThan(1e-10);
+  });
+});
+
+describe('BoxLcpPivoting: the descent safeguard, warm starts, failures', () => {
+  it('singular problems with finite boxes through the descent (forced or not): the enumeration\'s w', () => {
+    const totals = { descent: 0, nullSteps: 0 };
+    const arb = fc.record({ n: fc.integer({ min: 2, max: 8 }), k: fc.integer({ min: 1, max: 7 }), seed: fc.integer(), force: fc.boolean() });
+    fc.assert(fc.property(arb, ({ n, k, seed, force }) => {
+      const r = rng(seed), A = gram(r, n, Math.min(k, n - 1), 0);
+      const lo = Float64Array.from({ length: n }, () => -r()), hi = lo.map((l) => (r() < 0.5 ? -l : l + 2 * r() + 1e-3));
+      const q = Float64Array.from({ length: n }, () => (r() < 0.2 ? 0 : 4 * r() - 2));
+      const solver = new BoxLcpPivoting(4), z = new Float64Array(n);
+      const report = solver.solve(new DenseLcpMatrix(n, A), q, lo, hi, null, z, { maxBlockFailures: force ? 0 : 3 });
+      totals.descent += solver.stats.descentSteps; totals.nullSteps += solver.stats.nullSteps;
+      expectEnumerationsW(A, q, lo, hi, z, report);
+    }), { seed: 42, numRuns: 200 });
+    // the runs went through the safeguard and its null-direction steps
+    expect(totals.descent).toBeGreaterThan(100);
+    expect(totals.nullSteps).toBeGreaterThan(10);
+  });
+
+  it('a warm start from the last sets takes no pivot and gives the same z', () => {
+    const r = rng(5), n = 40, A = gram(r, n, n, 0.01), { lo, hi } = randomBounds(r, n);
+    const q = Float64Array.from({ length: n }, () => 2 * r() - 1), solver = new BoxLcpPivoting(4);
+    const z1 = new Float64Array(n), z2 = new Float64Array(n);
+    expect(solver.solve(new DenseLcpMatrix(n, A), q, lo, hi, null, z1).iterations).toBeGreaterThan(0);
+    const sets = solver.sets.slice();
+    expect(sets.every((s) => s === -1 || s === 0 || s === 1)).toBe(true);
+    const report = solver.solve(new DenseLcpMatrix(n, A), q, lo, hi, null, z2, { initialSets: sets });
+    expect(report.iterations).toBe(0);
+    expect(maxAbsDiff(z1, z2)).toBeLessThan(1e-14);
+    expect(Array.from(solver.sets)).toEqual(Array.from(sets));
+  });
+
+  it('no solution: "singular" for inconsistent redundant bilateral rows, "infeasible" for a standard LCP', () => {
+    const run2 = (a: number[], q: number[], lo: number[], hi: number[]) => {
+      const z = new Float64Array(2);
+      const report = new BoxLcpPivoting(2).solve(new DenseLcpMatrix(2, Float64Array.from(a)), Float64Array.from(q), Float64Array.from(lo), Float64Array.from(hi), null, z);
+      expect(z.every(Number.isFinite)).toBe(true);
+      return report.status;
+    };
+    // z1 + z2 = 1 and z1 + z2 = 2
+    expect(run2([1, 1, 1, 1], [-1, -2], [-INF, -INF], [INF, INF])).toBe('singular');
+    // w1 + w2 = −2 with w ≥ 0
+    expect(run2([1, -1, -1, 1], [-1, -1], [0, 0], [INF, INF])).toBe('infeasible');
+    // consistent redundant rows are solved
+    expect(run2([1, 1, 1, 1], [-1, -1], [-INF, -INF], [INF, INF])).toBe('solved');
+  });
+
+  it('refuses bad input with a ModelError naming the row', () => {
+    const A = new DenseLcpMatrix(2, Float64Array.from([1, 0, 0, 1])), z = new Float64Array(2), s = new BoxLcpPivoting(2);
+    const lo = Float64Array.from([0, 0]), hi = Float64Array.from([1, 1]);
+    expect(() => s.solve(A, Float64Array.from([NaN, 0]), lo, hi, null, z)).toThrow(/row 0/);
+    expect(() => s.solve(A, Float64Array.from([0, 0]), lo, Float64Array.from([1, -1]), null, z)).toThrow(/row 1/);
+    const bad = { normalOf: Int32Array.from([1, 0]), mu: Float64Array.from([0.5, 0.5]) };
+    expect(() => s.solve(A, Float64Array.from([0, 0]), lo, hi, bad, z)).toThrow(/friction row 0/);
+  });
+
+  it('the residual of types.ts: bound violations and min(|z − bound|, |w|) over max(1, scale)', () => {
+    const lo = Float64Array.from([0, 0, 0]), hi = Float64Array.from([1, 1, 1]);
+    expect(boxLcpResidual(Float64Array.from([0, 0.5, 1]), Float64Array.from([1, 0, -1]), lo, hi, 3, 0.5)).toBe(0);
+    expect(boxLcpResidual(Float64Array.from([0.1, 0.5, 1]), Float64Array.from([1, 0, -1]), lo, hi, 3, 0.5)).toBeCloseTo(0.1, 15);
+    expect(boxLcpResidual(Float64Array.from([0, 0.5, 1.25]), Float64Array.from([1, 0.01, -1]), lo, hi, 3, 2)).toBeCloseTo(0.125, 15);
   });
 });
