@@ -67,8 +67,10 @@ export class VelocitySolve {
   private readonly pivoting = new BoxLcpPivoting(16);
   private readonly blockPgs: BlockDiagonalPgs | null;
   private readonly lemke: LemkeStep;
-  /** the last solve with rows, or null when the last solve had none */
-  report: ContactSolveReport | null = null;
+  /** the last solve with rows (one object, overwritten by each solve) */
+  readonly report: ContactSolveReport = {
+    status: 'solved', iterations: 0, boundIterations: 0, residual: 0, solver: 'pivoting', rows: 0, columns: 0,
+  };
 
   constructor(private readonly ws: Workspace, private readonly settings: ContactSettings, private readonly step: StepContacts) {
     this.W = new ReducedMatrix(ws);
@@ -106,8 +108,9 @@ export class VelocitySolve {
       ws.solveWith(this.rhs, this.y);
       for (let i = 0; i < x.length; i++) x[i] = x[i]! + this.y[i]!;
     }
-    this.report = { status: rep.status, iterations: rep.iterations, boundIterations: rep.boundIterations,
-      residual: rep.residual, solver, rows: n, columns: this.W.columnsComputed };
+    const r = this.report;
+    r.status = rep.status; r.iterations = rep.iterations; r.boundIterations = rep.boundIterations;
+    r.residual = rep.residual; r.solver = solver; r.rows = n; r.columns = this.W.columnsComputed;
   }
 
   /** z ← the solution of the reduced LCP w = W z + q in the rows' boxes */
