@@ -2,32 +2,38 @@
  * The public model builder: a model in code, with the options of the model file. Each `add…`
  * takes the entry a model file would hold in that section (docs/model-format.md) and checks it
  * against the same zod schema at once, so a wrong option fails at the call that gave it, with the
- * message a file would get (`bodies[1].inertia: expected an array, got number 2`). `build()`
- * then runs the model-file loader on the collected document: references, shapes, joints and the
- * stabilization are checked and built by one code path, whether the model came from a file or
- * from code.
+ * message a file would get (`bodies[1].inertia: expected an array, got number 2`); `addWorldShape`
+ * appends to `world.shapes` and `setContact` sets `contact` the same way. `build()` then runs the
+ * model-file loader on the collected document: references, shapes, joints with their limits and
+ * motors, the stabilization and the contact settings are checked and built by one code path,
+ * whether the model came from a file or from code.
  */
 import type * as z from 'zod';
 import type { Model } from '../model/model.js';
 import {
   ParticleSchema, BodySchema, MarkerSchema, ForceSchema, JointEntrySchema, ModelFileSchema, MODEL_FORMAT_VERSION,
+  WorldShapeSchema, ContactSchema,
 } from '../io/schema.js';
 import { parseModel } from '../io/loader.js';
 import { ModelError } from '../model/errors.js';
 
-/** a particle: the entry of the model file's `particles` section */
+/** a particle: the entry of the model file's `particles` section (with `radius`, it collides as a sphere) */
 export type ParticleOptions = z.input<typeof ParticleSchema>;
-/** a rigid body: the entry of `bodies` (inertia with mass, or a shape with density or mass) */
+/** a rigid body: the entry of `bodies` (inertia with mass, or a shape with density or mass; the shape collides) */
 export type BodyOptions = z.input<typeof BodySchema>;
 /** a named point fixed on a body: the entry of `markers` */
 export type MarkerOptions = z.input<typeof MarkerSchema>;
 /** a force element selected by `type`: the entry of `forces` */
 export type ForceOptions = z.input<typeof ForceSchema>;
-/** a joint or distance constraint selected by `type`: the entry of `joints` */
+/** a joint or distance constraint selected by `type`: the entry of `joints` (a joint's `limits` and `motors` included) */
 export type JointOptions = z.input<typeof JointEntrySchema>;
-/** the model-wide settings of a model file: gravity, integrator, step, stabilization, … */
+/** a shape fixed in the world (a plane, or a solid at a world pose): the entry of `world.shapes` */
+export type WorldShapeOptions = z.input<typeof WorldShapeSchema>;
+/** the contact solver's settings: the model file's `contact` */
+export type ContactOptions = z.input<typeof ContactSchema>;
+/** the model-wide settings of a model file: gravity, integrator, step, stabilization, contact, … */
 export type ModelOptions = Omit<z.input<typeof ModelFileSchema>,
-  'version' | 'particles' | 'bodies' | 'markers' | 'forces' | 'joints' | '$schema'>;
+  'version' | 'particles' | 'bodies' | 'markers' | 'forces' | 'joints' | 'world' | '$schema'>;
 
 type Section = 'particles' | 'bodies' | 'markers' | 'forces' | 'joints';
 
@@ -38,14 +44,17 @@ type Section = 'particles' | 'bodies' | 'markers' | 'forces' | 'joints';
  * ```ts
  * const model = new ModelBuilder({ gravity: [0, 0, -9.81], step: 0.005 })
  *   .addBody({ name: 'bar', shape: { type: 'box', size: [1, 0.05, 0.05] }, density: 1000, position: [0.5, 0, 0] })
- *   .addJoint({ type: 'hinge', name: 'pivot', bodyA: 'world', bodyB: 'bar', position: [0, 0, 0], axis: [0, 1, 0] })
+ *   .addJoint({ type: 'hinge', name: 'pivot', bodyA: 'world', bodyB: 'bar', position: [0, 0, 0], axis: [0, 1, 0],
+ *     limits: { rz: [-0.5, 0.5] } })
+ *   .addWorldShape({ type: 'plane', position: [0, 0, -1], friction: 0.8 })
+ *   .setContact({ solver: 'pivoting' })
  *   .build();
  * ```
  */
 export class ModelBuilder {
   private readonly doc: Record<Section, unknown[]> & Record<string, unknown>;
 
-  /** @param options the model-wide settings; every one has the model file's default */
+  /** @param options the model-wide settings (`contact` among them); every one has the model file's default */
   constructor(options: ModelOptions = {}) {
     this.doc = { version: MODEL_FORMAT_VERSION, ...structuredCopy(options), particles: [], bodies: [], markers: [], forces: [], joints: [] };
     // a wrong setting fails here, as it would at the top of a file
@@ -64,8 +73,36 @@ export class ModelBuilder {
   /** adds a force element: an axial spring, a multi-point (via-point) spring or a frame spring */
   addForce(options: ForceOptions): this { return this.add('forces', ForceSchema, options); }
 
-  /** adds a joint (ball, hinge, slider, …, weld) or a distance constraint */
+  /**
+   * adds a joint (ball, hinge, slider, …, weld), with its coordinates' `limits` and `motors`, or a
+   * distance constraint
+   */
   addJoint(options: JointOptions): this { return this.add('joints', JointEntrySchema, options); }
+
+  /**
+   * adds a shape fixed in the world: a plane (the half-space below its frame's x-y plane, placed by
+   * `position` and `orientation` or `normal`) or a solid primitive, with its surface material
+   */
+  addWorldShape(options: WorldShapeOptions): this {
+    // `world` appears in the document with its first shape
+    const world = (this.doc.world ??= {}) as { shapes?: unknown[] };
+    return this.addTo(world.shapes ??= [], 'world.shapes', WorldShapeSchema, options);
+  }
+
+  /** sets the contact solver's settings (the file's `contact`), replacing those given before */
+  setContact(options: ContactOptions): this {
+    const before = this.doc.contact;
+    this.doc.contact = structuredCopy(options);
+    if (ContactSchema.safeParse(this.doc.contact).success) return this;
+    // the loader words the first problem as it would for a file; the settings before stay
+    try {
+      parseModel(this.doc);
+    } finally {
+      if (before === undefined) delete this.doc.contact;
+      else this.doc.contact = before;
+    }
+    throw new ModelError('contact', 'not a valid entry');
+  }
 
   /**
    * Builds the model: checks the references between entries (a joint's bodies, a spring's points)
@@ -83,7 +120,12 @@ export class ModelBuilder {
   }
 
   private add(section: Section, schema: z.ZodType, entry: unknown): this {
-    const list = this.doc[section], at = list.length;
+    return this.addTo(this.doc[section], section, schema, entry);
+  }
+
+  /** appends a copy of `entry` to `list` (the document's array at `path`) if the schema takes it */
+  private addTo(list: unknown[], path: string, schema: z.ZodType, entry: unknown): this {
+    const at = list.length;
     list.push(structuredCopy(entry));
     if (schema.safeParse(list[at]).success) return this;
     // the loader words the first problem as it would for a file, with the entry's path
@@ -92,7 +134,7 @@ export class ModelBuilder {
     } finally {
       list.pop();
     }
-    throw new ModelError(`${section}[${at}]`, 'not a valid entry');
+    throw new ModelError(`${path}[${at}]`, 'not a valid entry');
   }
 }
 

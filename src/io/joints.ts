@@ -20,7 +20,8 @@ import { DistanceConstraint } from '../constraints/distance.js';
 import { ignoredDampingRow, dampingIgnoredBy } from '../constraints/softness.js';
 import type { BilateralConstraint } from '../constraints/constraint.js';
 import type { JointJson, PointRefJson, StabilizationJson } from './schema.js';
-import { defaultName } from './messages.js';
+import { defaultName, valueAt } from './messages.js';
+import { addLimitsAndMotors } from './contact.js';
 
 /** a point reference of the file: a particle or marker name, or a fixed world point */
 export function pointRef(b: ModelAssembler, r: PointRefJson, at: string): PointRef {
@@ -29,8 +30,12 @@ export function pointRef(b: ModelAssembler, r: PointRefJson, at: string): PointR
   return b.worldPoint(p);
 }
 
-/** adds every joint of the file; `label(i)` names joint i in messages (`joints[0] (hinge "h")`) */
-export function addJoints(b: ModelAssembler, joints: readonly JointJson[], label: (i: number) => string): void {
+/**
+ * adds every joint of the file (joint i is constraint i) with its limits and motors; `label(i)`
+ * names joint i in messages (`joints[0] (hinge "h")`); `raw` is the document as given, whose
+ * keys the limits and motors check too (the schema drops a key "__proto__")
+ */
+export function addJoints(b: ModelAssembler, joints: readonly JointJson[], label: (i: number) => string, raw?: unknown): void {
   const q0 = b.initialQ();
   const names = new Set<string>();
   joints.forEach((j, i) => {
@@ -41,6 +46,7 @@ export function addJoints(b: ModelAssembler, joints: readonly JointJson[], label
     const c = j.type === 'distance' ? distanceJoint(b, j, name, at, q0) : frameJoint(b, j, name, at, q0);
     hardRowDamping(c, Array.isArray(j.damping), b.settings, at);
     b.addConstraint(c);
+    if (j.type !== 'distance' && c instanceof Joint) addLimitsAndMotors(b, c, i, j, at, valueAt(raw, ['joints', i]));
   });
 }
 

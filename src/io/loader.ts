@@ -7,11 +7,12 @@
  * (`bodies[2].inertia`) or the force or joint (`forces[0] (axial-spring "s1").points[1]`,
  * `joints[1] (hinge "knee").axis`) and what is wrong (src/io/messages.ts); with a `source`, the
  * message starts with it. Forces are built in src/io/forces.ts, joints and stabilization in
- * src/io/joints.ts.
+ * src/io/joints.ts, the contact part (settings, shapes, limits and motors) in src/io/contact.ts.
  */
 import { ModelFileSchema, MODEL_FORMAT_VERSION, type ModelFile, type BodyJson } from './schema.js';
 import { addJoints, checkSoftness, stabilization } from './joints.js';
 import { addForce } from './forces.js';
+import { addBodyShape, addParticleShape, addWorldShapes, checkContactModel, contactSettings } from './contact.js';
 import {
   defaultName, describeIssue, describeValue, formatPath, isRecord, itemLabel, oneLine, QUOTED_TEXT_MAX,
   type DocumentContext,
@@ -126,11 +127,15 @@ function build(file: ModelFile, raw: Record<string, unknown>): Model {
   if (file.duration !== undefined) b.settings.duration = file.duration;
   b.settings.stabilization = stabilization(file.stabilization);
   b.settings.geometricStiffness = file.geometricStiffness;
+  b.contact = contactSettings(file.contact);
+  addWorldShapes(b, file.world?.shapes ?? []);
   file.particles.forEach((p, i) => {
-    b.addParticle({
+    const at = formatPath(['particles', i], raw);
+    const c = b.addParticle({
       name: p.name, mass: p.mass, position: [...p.position], velocity: [...p.velocity],
       dynamic: p.dynamic, damping: p.damping,
-    }, formatPath(['particles', i], raw));
+    }, at);
+    addParticleShape(b, p, c.index, at);
   });
   file.bodies.forEach((body, i) => addBody(b, body, formatPath(['bodies', i], raw)));
   file.markers.forEach((m, i) => {
@@ -149,9 +154,10 @@ function build(file: ModelFile, raw: Record<string, unknown>): Model {
   });
   // joints, placed on the initial configuration; their softness is computed by the Model
   const label = (i: number) => itemLabel('joints', i, raw);
-  addJoints(b, file.joints, label);
+  addJoints(b, file.joints, label, raw);
   const model = b.build();
   checkSoftness(model, file.joints, label);
+  checkContactModel(model);
   return model;
 }
 
@@ -163,7 +169,7 @@ function build(file: ModelFile, raw: Record<string, unknown>): Model {
 function addBody(b: ModelAssembler, s: BodyJson, at: string): void {
   const spec = bodySpec(s, at);
   try {
-    b.addBody(spec, at);
+    addBodyShape(b, s, b.addBody(spec, at).index, at);
   } catch (e) {
     // the assembler's inertia checks, on an inertia computed from the shape
     if (s.shape && e instanceof ModelError && e.path === `${at}.inertia`) {

@@ -135,6 +135,12 @@ function isDiscriminated(issue: z.core.$ZodIssueInvalidUnion): boolean {
   return issue.discriminator !== undefined && 'options' in issue && !!issue.options;
 }
 
+/** why a type is unknown where it was given, when it is known elsewhere */
+function typeHint(path: readonly PathSegment[], value: unknown): string {
+  const inShape = path[path.length - 2] === 'shape';
+  return inShape && value === 'plane' ? ' (a plane is a world shape: give it in world.shapes)' : '';
+}
+
 /** the detail of one issue at its full path */
 function explain(issue: z.core.$ZodIssue, path: PathSegment[], doc: DocumentContext): string {
   const value = valueAt(doc.raw, path);
@@ -172,7 +178,7 @@ function explain(issue: z.core.$ZodIssue, path: PathSegment[], doc: DocumentCont
       if (isDiscriminated(issue) && 'options' in issue && issue.options) {
         const opts = list(issue.options);
         if (missing) return `missing required field; expected ${opts}`;
-        return `unknown type ${formatValue(value)}; expected ${opts}`;
+        return `unknown type ${formatValue(value)}; expected ${opts}${typeHint(path, value)}`;
       }
       return missing ? 'missing required field' : `${issue.message}, got ${describeValue(value)}`;
     }

@@ -2,7 +2,8 @@
  * The JSON model format, version 1, as a zod 4 schema (docs/model-format.md). Objects are
  * strict: an unknown field is an error. Numbers must be finite (zod 4's `z.number()` rejects
  * ±Infinity, which is what JSON.parse makes of literals like 1e400). Cross-field rules (inertia
- * or shape, mass or density, references between components) are checked by the loader, which
+ * or shape, mass or density, references between components, a plane's normal or orientation, a
+ * motor's velocity or position, a solver's own fields) are checked by the loader, which
  * knows the whole model; the JSON Schema generated from this file (src/io/jsonSchema.ts) covers
  * everything else. Field descriptions live in the local `modelDocs` registry so that they end up
  * in the JSON Schema without touching zod's global registry.
@@ -10,6 +11,7 @@
 import * as z from 'zod';
 import { INTEGRATORS } from '../integrators/names.js';
 import { DEFAULT_SETTINGS, STABILIZATION_DEFAULTS as SD } from '../model/model.js';
+import { DEFAULT_CONTACT as DC } from '../model/contactModel.js';
 import type { JointType } from '../constraints/jointLayout.js';
 
 /** the format version this loader reads */
@@ -90,14 +92,67 @@ export const MaterialSchema = doc(
   'Material',
 );
 
-// primitive shapes (principal axes = body axes, centred on the centre of mass; cylinder and capsule axes along z)
-export const ShapeSchema = doc(z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('box'), size: positive3('edge lengths along x, y, z, m') }),
-  z.strictObject({ type: z.literal('sphere'), radius: positive('radius, m') }),
-  z.strictObject({ type: z.literal('cylinder'), radius: positive('radius, m'), length: positive('length along z, m') }),
-  z.strictObject({ type: z.literal('capsule'), radius: positive('radius, m'), length: nonNegative('length of the cylindrical part along z, m') }),
-  z.strictObject({ type: z.literal('ellipsoid'), radii: positive3('semi-axes along x, y, z, m') }),
-]), 'a solid primitive centred on the centre of mass, principal axes along the body axes', 'Shape');
+// surface materials of collision shapes (docs/model-format.md, Contact; how two combine: docs/contact.md)
+const unit = (d: string) => doc(z.number().min(0).max(1), d);
+const MATERIAL_DOCS = {
+  friction: 'Coulomb friction coefficient μ ≥ 0 of the surface (default 0.5)',
+  restitution: 'Newton restitution e ∈ [0, 1] of the surface (default 0)',
+  compliance: 'contact compliance α ≥ 0 of the surface, m/N (default 0: rigid)',
+  damping: 'contact damping β ≥ 0 of the surface, s (default 0; acts with compliance)',
+  collide: 'false: the shape takes part in no contact (default true)',
+} as const;
+/** the surface fields of a shape object, defaults filled in */
+const surface = () => ({
+  friction: nonNegative(MATERIAL_DOCS.friction).default(0.5),
+  restitution: unit(MATERIAL_DOCS.restitution).default(0),
+  compliance: nonNegative(MATERIAL_DOCS.compliance).default(0),
+  damping: nonNegative(MATERIAL_DOCS.damping).default(0),
+  collide: flag(MATERIAL_DOCS.collide).default(true),
+});
+
+/** the five solid primitives (cylinder and capsule axes along z), each with the fields `extra` */
+function solids<E extends z.ZodRawShape>(extra: () => E) {
+  return [
+    z.strictObject({ type: z.literal('box'), size: positive3('edge lengths along x, y, z, m'), ...extra() }),
+    z.strictObject({ type: z.literal('sphere'), radius: positive('radius, m'), ...extra() }),
+    z.strictObject({
+      type: z.literal('cylinder'), radius: positive('radius, m'), length: positive('length along z, m'),
+      ...extra(),
+    }),
+    z.strictObject({
+      type: z.literal('capsule'), radius: positive('radius, m'),
+      length: nonNegative('length of the cylindrical part along z, m'), ...extra(),
+    }),
+    z.strictObject({ type: z.literal('ellipsoid'), radii: positive3('semi-axes along x, y, z, m'), ...extra() }),
+  ] as const;
+}
+
+// a body's shape: centred on the centre of mass, principal axes = body axes
+export const ShapeSchema = doc(z.discriminatedUnion('type', solids(surface)),
+  'a solid primitive centred on the centre of mass, principal axes along the body axes;'
+  + ' it gives the inertia and collides', 'Shape');
+
+// a fixed shape of the world: a solid or a plane, at a world pose
+const worldPose = () => ({
+  position: vec3('origin of the shape\'s frame in world, m').default([0, 0, 0]),
+  orientation: quat('orientation [w, x, y, z] of the shape\'s frame in world, normalised on load'
+    + ' (default [1, 0, 0, 0])').optional(),
+  ...surface(),
+});
+export const WorldShapeSchema = doc(z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('plane'),
+    normal: vec3('instead of orientation: the outward normal in world (the frame\'s +z); need not be unit,'
+      + ' not zero').optional(),
+    ...worldPose(),
+  }),
+  ...solids(worldPose),
+]), 'a shape fixed in the world: a plane (the half-space below its frame\'s x-y plane) or a solid primitive',
+'WorldShape');
+
+export const WorldSchema = doc(z.strictObject({
+  shapes: doc(z.array(WorldShapeSchema), 'the fixed shapes (default none)').default([]),
+}), 'the fixed world: its collision shapes', 'World');
 
 export const ParticleSchema = doc(z.strictObject({
   name: name('unique name (particles, bodies and markers share one namespace)'),
@@ -106,7 +161,14 @@ export const ParticleSchema = doc(z.strictObject({
   velocity: vec3('initial velocity in world, m/s').default([0, 0, 0]),
   dynamic: flag('false: the particle stays where it is (a fixed anchor)').default(true),
   damping: nonNegative('linear damping coefficient d, N·s/m (f = −d v)').default(0),
-}), 'a point mass', 'Particle');
+  radius: positive('collision radius, m: the particle then collides as a sphere'
+    + ' (default: it does not collide)').optional(),
+  friction: nonNegative(`with radius: ${MATERIAL_DOCS.friction}`).optional(),
+  restitution: unit(`with radius: ${MATERIAL_DOCS.restitution}`).optional(),
+  compliance: nonNegative(`with radius: ${MATERIAL_DOCS.compliance}`).optional(),
+  contactDamping: nonNegative(`with radius: ${MATERIAL_DOCS.damping}`).optional(),
+  collide: flag(`with radius: ${MATERIAL_DOCS.collide}`).optional(),
+}), 'a point mass; with a radius it collides as a sphere', 'Particle');
 
 export const BodySchema = doc(z.strictObject({
   name: name('unique name (particles, bodies and markers share one namespace)'),
@@ -190,6 +252,35 @@ const bodyFrame = (d: string) => doc(z.strictObject({
   orientation: quat('orientation [w, x, y, z] of the frame in the body\'s coordinates').default([1, 0, 0, 0]),
 }), d);
 
+// joint limits and motors, keyed by coordinate name (docs/model-format.md, Limits and motors)
+const bound = (d: string) => doc(z.number().nullable(), d);
+const bounds = () => z.tuple([bound('lower bound, m or rad; null: none'),
+  bound('upper bound, m or rad; null: none')]);
+const range = () => doc(bounds(),
+  '[lower, upper] on the coordinate (m or rad; null for no bound), lower ≤ upper');
+export const LimitSchema = doc(z.union([
+  range(),
+  z.strictObject({
+    range: range(),
+    restitution: unit('Newton restitution e ∈ [0, 1] when the coordinate hits a bound (default 0)').default(0),
+    compliance: nonNegative('compliance α ≥ 0 of the limit, m/N or rad/(N·m) (default 0: hard)').default(0),
+    damping: nonNegative('damping β ≥ 0 of a compliant limit, s (default 0)').default(0),
+  }),
+], { error: 'expected [lower, upper] or {"range": [lower, upper], …}' }),
+'a limit on one joint coordinate: [lower, upper], or an object with range and its restitution, compliance'
+  + ' and damping',
+'Limit');
+
+export const MotorSchema = doc(z.strictObject({
+  velocity: doc(z.number(),
+    'a velocity motor: the target rate of the coordinate, m/s or rad/s (give velocity or position)').optional(),
+  position: doc(z.number(),
+    'a position motor: the target value of the coordinate, m or rad (give velocity or position)').optional(),
+  time: positive('a position motor\'s time constant τ, s: it drives at the rate (target − c)/τ'
+    + ' (default: one step)').optional(),
+  maxForce: positive('the largest force or torque the motor applies, N or N·m'),
+}), 'a motor on one joint coordinate: a velocity or a position target, within ±maxForce', 'Motor');
+
 export const FrameJointSchema = doc(z.strictObject({
   type: doc(z.enum(JOINT_TYPES), 'the joint type (docs/model-format.md, Joints)'),
   name: name('name, unique among joints (default "<type>#<index>")').optional(),
@@ -207,6 +298,10 @@ export const FrameJointSchema = doc(z.strictObject({
   damping: perRow('damping β ≥ 0 (s) of the compliant rows: one value (the compliant rows\' when the joint has any, else every row\'s), or one per row (0 on hard rows, except under stabilization "spook" without rk4, where it is a hard row\'s relaxation d = β/h); default 0').optional(),
   stiffness: perRow('instead of compliance: stiffness k > 0 per row (N/m, N·m/rad): one value or one per row', true).optional(),
   dampingRatio: nonNegative('with stiffness: the damping ratio ζ of each row (default 0)').optional(),
+  limits: doc(z.record(z.string(), LimitSchema),
+    'limits on the joint\'s coordinates, by name ("rz": [-0.5, 0.5]); default none').optional(),
+  motors: doc(z.record(z.string(), MotorSchema),
+    'motors on the joint\'s coordinates, by name; default none').optional(),
 }), 'a joint between two bodies, or a body and the world, at a frame given in world at load time (or at one frame fixed in each side)', 'Joint');
 
 export const DistanceJointSchema = doc(z.strictObject({
@@ -235,6 +330,27 @@ export const StabilizationSchema = doc(z.strictObject({
   positionMetric: doc(z.enum(['projection', 'mass']), `the metric of the position projection: M plus the joints' curvature (converges in fewer factorizations on long chains) or M alone, each Newton step the mass-weighted step of docs/theory.md §8 (default "${SD.positionMetric}"); projection only`).optional(),
 }), 'constraint stabilization (default: projection)', 'Stabilization');
 
+// the contact solver (docs/model-format.md, Contact; docs/contact.md)
+export const CONTACT_SOLVERS = ['auto', 'pivoting', 'lemke', 'pgs'] as const;
+export const ContactSchema = doc(z.strictObject({
+  solver: doc(z.enum(CONTACT_SOLVERS),
+    'the complementarity solver of contacts, limits and motors: "auto" chooses by the number of rows'
+    + ' (docs/contact.md)')
+    .default(DC.solver),
+  margin: nonNegative('detection margin, m: contacts are known this far before they touch').default(DC.margin),
+  erp: unit('the fraction of a penetration (or of a limit\'s violation) corrected per step, 0 … 1').default(DC.erp),
+  restitutionThreshold: nonNegative('closing speed below which a contact or limit does not bounce, m/s')
+    .default(DC.restitutionThreshold),
+  friction: doc(z.enum(['box', 'coulomb']), `pgs's friction law: "box" (two directions) or "coulomb"`
+    + ` (the friction disc) (default "${DC.friction}"); pgs and auto only (pivoting always uses box friction,`
+    + ' lemke polyhedral cones)').optional(),
+  directions: doc(z.number().int().min(3), `lemke's friction directions per contact, an integer ≥ 3`
+    + ` (default ${DC.directions}); lemke and auto only`).optional(),
+  iterations: doc(z.number().int().min(1), `pgs's sweeps at most, an integer ≥ 1 (default ${DC.iterations});`
+    + ' pgs and auto only').optional(),
+  tolerance: positive(`pgs's relative residual tolerance (default ${DC.tolerance}); pgs and auto only`).optional(),
+}), `contact solver settings (default: solver "${DC.solver}")`, 'Contact');
+
 export const ModelFileSchema = doc(z.strictObject({
   $schema: doc(z.string(), 'optional JSON Schema reference for editors; ignored').optional(),
   version: doc(z.literal(MODEL_FORMAT_VERSION), 'format version, currently 1'),
@@ -250,6 +366,8 @@ export const ModelFileSchema = doc(z.strictObject({
   forces: z.array(ForceSchema).default([]),
   joints: z.array(JointEntrySchema).default([]),
   stabilization: StabilizationSchema.optional(),
+  contact: ContactSchema.optional(),
+  world: WorldSchema.optional(),
   geometricStiffness: doc(z.boolean(), 'add the geometric stiffness of distance constraints and of joints\' translational rows to the implicit integrators (default false)').default(false),
 }), 'a vinculum model file (docs/model-format.md)');
 
@@ -262,3 +380,9 @@ export type ForceJson = z.output<typeof ForceSchema>;
 export type BodyJson = z.output<typeof BodySchema>;
 export type JointJson = z.output<typeof JointEntrySchema>;
 export type StabilizationJson = z.output<typeof StabilizationSchema>;
+export type ParticleJson = z.output<typeof ParticleSchema>;
+export type WorldShapeJson = z.output<typeof WorldShapeSchema>;
+export type ContactJson = z.output<typeof ContactSchema>;
+export type LimitJson = z.output<typeof LimitSchema>;
+export type MotorJson = z.output<typeof MotorSchema>;
+export type FrameJointJson = z.output<typeof FrameJointSchema>;

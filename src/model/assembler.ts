@@ -1,6 +1,8 @@
 /**
  * Programmatic model construction. The JSON loader (src/io/loader.ts) validates a file and
  * then drives this assembler; the public ModelBuilder (src/api) and the tests use it too.
+ * Components, markers, forces and constraints come first; the contact part (docs/model-format.md,
+ * Contact: collision shapes, joint limits and motors, the solver's settings) refers to them by index.
  */
 import { Model, DEFAULT_SETTINGS, type Component, type Marker, type ModelSettings, type Vec3Tuple, type QuatTuple, type Particle, type RigidBody } from './model.js';
 import { type PointRef, POINT_PARTICLE, POINT_BODY, POINT_WORLD } from './points.js';
@@ -14,6 +16,9 @@ import { applySoftness } from '../constraints/softness.js';
 import { InertialForces } from '../forces/inertial.js';
 import { ComponentDamping } from '../forces/damping.js';
 import { FrameSpring, type FrameSpringParams } from '../forces/frameSpring.js';
+import {
+  DEFAULT_CONTACT, type ContactSettings, type ShapeEntry, type JointLimit, type JointMotor, type ShapeMaterial,
+} from './contactModel.js';
 
 export interface ParticleSpec {
   name: string;
@@ -66,8 +71,25 @@ function staticVelocity(path: string, dynamic: boolean, v: readonly number[] | u
   }
 }
 
+/** how many parameters each shape kind takes (ShapeEntry.params) */
+const SHAPE_PARAMS: Readonly<Record<ShapeEntry['kind'], number>> = {
+  sphere: 1, capsule: 2, box: 3, plane: 0, cylinder: 2, ellipsoid: 3,
+};
+
+/** throws a ModelError unless the material's numbers are in range */
+function checkMaterial(path: string, m: ShapeMaterial): void {
+  nonNegative(`${path}.friction`, m.friction);
+  nonNegative(`${path}.compliance`, m.compliance);
+  nonNegative(`${path}.damping`, m.damping);
+  if (!(m.restitution >= 0 && m.restitution <= 1)) {
+    throw new ModelError(`${path}.restitution`, `must be in [0, 1] (got ${formatValue(m.restitution)})`);
+  }
+}
+
 export class ModelAssembler {
   readonly settings: ModelSettings = { ...DEFAULT_SETTINGS, gravity: [...DEFAULT_SETTINGS.gravity], stabilization: { ...DEFAULT_SETTINGS.stabilization } };
+  /** the contact solver's settings (model file `contact`) */
+  contact: ContactSettings = { ...DEFAULT_CONTACT };
 
   /** the initial positions q of the components added so far (a copy), e.g. to place frames at load time */
   initialQ(): Float64Array { return Float64Array.from(this.q); }
@@ -80,6 +102,9 @@ export class ModelAssembler {
   private readonly q: number[] = [];
   private readonly u: number[] = [];
   private nBlocks = 0;
+  private readonly shapes: ShapeEntry[] = [];
+  private readonly limits: JointLimit[] = [];
+  private readonly motors: JointMotor[] = [];
   private readonly pointDamping: number[] = [];     // per component: linear damping
   private readonly angularDamping: number[] = [];   // per component: angular damping (bodies)
 
@@ -236,6 +261,58 @@ export class ModelAssembler {
     return fs;
   }
 
+  /**
+   * Adds a collision shape fixed in a component (or the world, component −1); its orientation is
+   * normalised. A plane belongs to the world only. Returns the entry the model will hold.
+   */
+  addShape(s: ShapeEntry, path = s.name): ShapeEntry {
+    if (!(s.component === -1 || (Number.isInteger(s.component) && s.component >= 0 && s.component < this.components.length))) {
+      throw new ModelError(path, `no component ${s.component} (the model has ${this.components.length})`);
+    }
+    if (s.kind === 'plane' && s.component !== -1) throw new ModelError(`${path}.type`, 'a plane is a world shape only');
+    const n = SHAPE_PARAMS[s.kind];
+    // sizes: positive and finite (a capsule's half length may be 0)
+    const ok = s.params.length === n && s.params.every((v, k) => Number.isFinite(v) && (v > 0 || (s.kind === 'capsule' && k === 1 && v === 0)));
+    if (!ok) throw new ModelError(path, `a ${s.kind} takes ${n} positive finite sizes (got ${formatValue(s.params)})`);
+    finite(`${path}.position`, s.position);
+    const o = unitQuaternion(`${path}.orientation`, s.orientation);
+    checkMaterial(path, s.material);
+    const entry: ShapeEntry = {
+      name: s.name, kind: s.kind, component: s.component, params: [...s.params], position: [...s.position],
+      orientation: [o[0]!, o[1]!, o[2]!, o[3]!], material: { ...s.material }, collide: s.collide,
+    };
+    this.shapes.push(entry);
+    return entry;
+  }
+
+  /** the constraint a limit or motor names: it must exist under that name */
+  private limitedJoint(ci: number, joint: string, path: string): void {
+    const c = this.constraints[ci];
+    if (!c || c.name !== joint) throw new ModelError(path, `constraint ${ci} is not the joint ${quote(joint)}`);
+  }
+
+  /** adds a limit on a joint coordinate (coordinate k of constraint `l.constraint`) */
+  addLimit(l: JointLimit, path = `joint "${l.joint}".limits.${l.coordinateName}`): void {
+    this.limitedJoint(l.constraint, l.joint, path);
+    if (Number.isNaN(l.lower) || Number.isNaN(l.upper) || !(l.lower <= l.upper)) {
+      throw new ModelError(path, `lower ${formatValue(l.lower)} > upper ${formatValue(l.upper)}`);
+    }
+    checkMaterial(path, { friction: 0, restitution: l.restitution, compliance: l.compliance, damping: l.damping });
+    this.limits.push({ ...l });
+  }
+
+  /** adds a motor on a joint coordinate */
+  addMotor(m: JointMotor, path = `joint "${m.joint}".motors.${m.coordinateName}`): void {
+    this.limitedJoint(m.constraint, m.joint, path);
+    finite(`${path}.${m.mode}`, [m.target]);
+    if (!(m.maxForce > 0 && Number.isFinite(m.maxForce))) {
+      throw new ModelError(`${path}.maxForce`, `must be positive and finite (got ${formatValue(m.maxForce)})`);
+    }
+    if (m.time !== null && !(m.time > 0 && Number.isFinite(m.time))) {
+      throw new ModelError(`${path}.time`, `must be positive and finite (got ${formatValue(m.time)})`);
+    }
+    this.motors.push({ ...m });
+  }
 
   build(): Model {
     const comps = this.components.slice();
@@ -252,10 +329,18 @@ export class ModelAssembler {
       components: comps, markers: this.markers.slice(), forces, settings: { ...this.settings, gravity: [g[0], g[1], g[2]], stabilization: { ...this.settings.stabilization } },
       nq: this.q.length, nu: this.u.length, q0: Float64Array.from(this.q), u0: Float64Array.from(this.u),
       constraints: this.constraints.slice(), builtinForces: forces.length - this.forces.length,
+      ...this.contactPart(),
     });
     // rows given as a stiffness and damping ratio get their compliance and damping, once, before
     // the model is handed out (the model itself imports no constraint code)
     applySoftness(model);
     return model;
+  }
+
+  /** the contact part of the model: world shapes first, then the components' in component order */
+  private contactPart(): { contact: ContactSettings; shapes: ShapeEntry[]; limits: JointLimit[]; motors: JointMotor[] } {
+    const shapes = this.shapes.map((s, i) => ({ s, i }))
+      .sort((a, b) => a.s.component - b.s.component || a.i - b.i).map(({ s }) => s);
+    return { contact: { ...this.contact }, shapes, limits: this.limits.slice(), motors: this.motors.slice() };
   }
 }

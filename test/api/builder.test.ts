@@ -69,3 +69,54 @@ describe('ModelBuilder', () => {
     expect((b.toJSON().bodies as { position: number[] }[])[0]!.position).toEqual([0.5, 0, 0]);
   });
 });
+
+describe('ModelBuilder: contact entries', () => {
+  const ball = { name: 'ball', shape: { type: 'sphere' as const, radius: 0.1, restitution: 0.5 }, mass: 1, position: [0, 0, 1] as [number, number, number] };
+
+  it('builds the model the file builds: world shapes, contact settings, limits and motors', () => {
+    const limited = { ...pivot, limits: { rz: [-0.5, null] as [number, null] }, motors: { rz: { velocity: 1, maxForce: 3 } } };
+    const built = new ModelBuilder({ contact: { solver: 'pgs' } })
+      .addBody(bar).addBody(ball).addJoint(limited)
+      .addWorldShape({ type: 'plane', normal: [0, 1, 1], friction: 0.9 })
+      .addWorldShape({ type: 'box', size: [1, 1, 1], position: [3, 0, 0] })
+      .setContact({ solver: 'pivoting', margin: 0.02 })
+      .build();
+    const file = parseModel({
+      version: 1, contact: { solver: 'pivoting', margin: 0.02 }, bodies: [bar, ball], joints: [limited],
+      world: { shapes: [{ type: 'plane', normal: [0, 1, 1], friction: 0.9 }, { type: 'box', size: [1, 1, 1], position: [3, 0, 0] }] },
+    });
+    expect(built.contact).toEqual(file.contact);
+    expect(built.contact).toMatchObject({ solver: 'pivoting', margin: 0.02 });
+    expect(built.shapes).toEqual(file.shapes);
+    expect(built.shapes.map((s) => s.name)).toEqual(['world.shapes[0]', 'world.shapes[1]', 'body:bar', 'body:ball']);
+    expect(built.limits).toEqual(file.limits);
+    expect(built.limits[0]).toMatchObject({ joint: 'pivot', coordinateName: 'rz', lower: -0.5, upper: Infinity });
+    expect(built.motors).toEqual(file.motors);
+    expect(built.motors[0]).toMatchObject({ joint: 'pivot', mode: 'velocity', target: 1, maxForce: 3 });
+  });
+
+  it('rejects a bad world shape or contact entry at the call, with the file\'s path and wording, and keeps what it had', () => {
+    const b = new ModelBuilder().addBody(ball).addWorldShape({ type: 'plane' });
+    expect(modelError(() => b.addWorldShape({ type: 'plane', friction: -1 }))).toBe('world.shapes[1].friction: must be non-negative (got -1)');
+    expect(modelError(() => b.addWorldShape({ type: 'sphere', radius: 1, normal: [0, 0, 1] } as never))).toBe('world.shapes[1].normal: unknown field "normal"');
+    expect(modelError(() => b.setContact({ solver: 'dantzig' as never }))).toBe('contact.solver: expected "auto", "pivoting", "lemke" or "pgs", got "dantzig"');
+    b.setContact({ solver: 'pgs' });
+    expect(modelError(() => b.setContact({ erp: 3 }))).toBe('contact.erp: must be <= 1 (got 3)');
+    const m = b.build();
+    expect([m.shapes.length, m.contact.solver]).toEqual([2, 'pgs']);
+    expect((b.toJSON().world as { shapes: unknown[] }).shapes).toEqual([{ type: 'plane' }]);
+    // a document without world shapes has no `world`
+    expect(new ModelBuilder().toJSON()).not.toHaveProperty('world');
+  });
+
+  it('checks limits, motors and the whole model when it builds', () => {
+    const b = new ModelBuilder().addBody(bar).addJoint({ ...pivot, limits: { rz: [0.5, 0.2] } });
+    expect(modelError(() => b.build())).toBe('joints[0] (hinge "pivot").limits.rz: lower 0.5 > upper 0.2');
+    expect(modelError(() => new ModelBuilder().addBody(bar).addJoint({ ...pivot, motors: { rz: { velocity: 1 } } as never })))
+      .toBe('joints[0] (hinge "pivot").motors.rz.maxForce: missing required field');
+    const rk4 = new ModelBuilder({ integrator: 'rk4' }).addBody(ball).addWorldShape({ type: 'plane' });
+    expect(modelError(() => rk4.build())).toMatch(/^integrator: rk4 cannot take contacts, limits or motors/);
+    const lemke = new ModelBuilder().addBody(bar).addJoint({ ...pivot, motors: { rz: { velocity: 1, maxForce: 1 } } }).setContact({ solver: 'lemke' });
+    expect(modelError(() => lemke.build())).toBe('contact.solver: lemke takes contacts only; limits and motors need "pivoting" or "pgs"');
+  });
+});
