@@ -57,7 +57,7 @@ export interface BoxLcpStats {
   blockPivots: number;
   /** steps of the descent safeguard (cut Newton steps and frees), null-direction steps included */
   descentSteps: number;
-  /** single pivots that stepped along a null direction of a singular A */
+  /** descent steps along a null direction of a singular A */
   nullSteps: number;
 }
 

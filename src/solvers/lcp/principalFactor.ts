@@ -13,12 +13,13 @@
  *   the null direction (−A_αα⁻¹ a_αj, 1), along which A z does not change when A is PSD.
  * - Removing the variable at position p deletes row and column p; the trailing block then needs
  *   T' T'ᵀ = T Tᵀ + v vᵀ with v the removed column below the diagonal: a rank-one update by
- *   plane rotations, O((m − p)²) (Golub & Van Loan, "Matrix Computations", 4th ed., §6.5.4).
+ *   plane rotations, O((m − p)²) (Golub & Van Loan, "Matrix Computations", 4th ed., §6.5).
  *
  * L is stored column-major with a fixed stride (the capacity), so every kernel below walks
  * columns contiguously: the forward solve by axpys, the backward solve by dot products, the
  * update down each column. Capacity doubles when needed and never shrinks.
  */
+import { NonFiniteError } from '../../model/errors.js';
 import type { LcpMatrix } from './types.js';
 
 /** the maintained Cholesky factor of A_αα, α in the order its variables entered */
@@ -227,7 +228,10 @@ export class ColumnCache {
       }
       const tmp = this.tmp, data = this.data, at = s * n;
       this.A!.column(j, tmp);
-      for (let i = 0; i < n; i++) data[at + i] = tmp[i]!;
+      // a NaN or infinity anywhere makes the sum NaN
+      let finite = 0;
+      for (let i = 0; i < n; i++) { data[at + i] = tmp[i]!; finite += 0 * tmp[i]!; }
+      if (finite !== 0) throw new NonFiniteError('contact solver', `column ${j} of the LCP matrix is not finite`);
       this.slot[j] = s;
       this.diagMax = Math.max(this.diagMax, Math.abs(tmp[j]!));
     }

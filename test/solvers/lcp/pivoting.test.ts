@@ -384,13 +384,16 @@ describe('BoxLcpPivoting: the descent safeguard, warm starts, failures', () => {
     expect(run2([1, 1, 1, 1], [-1, -1], [-INF, -INF], [INF, INF])).toBe('solved');
   });
 
-  it('refuses bad input with a ModelError naming the row', () => {
+  it('refuses bad input with a ModelError naming the row, and a matrix column that is not finite', () => {
     const A = new DenseLcpMatrix(2, Float64Array.from([1, 0, 0, 1])), z = new Float64Array(2), s = new BoxLcpPivoting(2);
     const lo = Float64Array.from([0, 0]), hi = Float64Array.from([1, 1]);
     expect(() => s.solve(A, Float64Array.from([NaN, 0]), lo, hi, null, z)).toThrow(/row 0/);
     expect(() => s.solve(A, Float64Array.from([0, 0]), lo, Float64Array.from([1, -1]), null, z)).toThrow(/row 1/);
     const bad = { normalOf: Int32Array.from([1, 0]), mu: Float64Array.from([0.5, 0.5]) };
     expect(() => s.solve(A, Float64Array.from([0, 0]), lo, hi, bad, z)).toThrow(/friction row 0/);
+    // a column that is not finite (a failed solve upstream) is reported, not propagated
+    const broken: LcpMatrix = { n: 2, column: (j, out) => { out[0] = NaN; out[1] = 1; }, diagonal: () => 1 };
+    expect(() => s.solve(broken, Float64Array.from([-1, -1]), lo, hi, null, z)).toThrow(/column 0 of the LCP matrix is not finite/);
   });
 
   it('the residual of types.ts: bound violations and min(|z − bound|, |w|) over max(1, scale)', () => {
