@@ -6,15 +6,17 @@ import type { Model } from '../model/model.js';
 import type { Stepper } from '../step/step.js';
 import { ROW_FRICTION, ROW_LIMIT, ROW_MOTOR } from '../contact/rows.js';
 
-type Vec3Tuple = [number, number, number];
+import type { Vec3Tuple } from '../model/model.js';
 
 /** one contact of the last step */
 export interface ContactReport {
-  /** the shapes' names ("world.shapes[0]", "body:<name>", "particle:<name>") */
+  /** side A's shape ("world.shapes[0]", "body:<name>", "particle:<name>") */
   shapeA: string;
+  /** side B's shape; the normal points from A to B */
   shapeB: string;
-  /** feature ids of the two shapes (a box's vertex, a capsule's end …) */
+  /** the feature of shape A (a box's vertex, a capsule's end …; 0 for smooth shapes) */
   featureA: number;
+  /** the feature of shape B */
   featureB: number;
   /** the point midway between the surfaces at the start of the step, world, m */
   point: Vec3Tuple;

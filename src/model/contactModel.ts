@@ -24,6 +24,7 @@ export interface ContactSettings {
   readonly tolerance: number;
 }
 
+/** the contact settings of a model file without a `contact` entry */
 export const DEFAULT_CONTACT: ContactSettings = Object.freeze({
   solver: 'auto', margin: 0.01, erp: 0.2, restitutionThreshold: 0.05, friction: 'coulomb',
   directions: 8, iterations: 100, tolerance: 1e-6,
@@ -45,6 +46,7 @@ export interface ShapeMaterial {
 export interface ShapeEntry {
   /** "body:<name>", "particle:<name>" or "world.shapes[i]", for messages and reports */
   readonly name: string;
+  /** the shape's type (cylinders and ellipsoids take part in no contact yet) */
   readonly kind: 'sphere' | 'capsule' | 'box' | 'plane' | 'cylinder' | 'ellipsoid';
   /** the component it is fixed to, −1 for the world */
   readonly component: number;
@@ -54,6 +56,7 @@ export interface ShapeEntry {
   readonly position: readonly [number, number, number];
   /** orientation [w, x, y, z] in the component's frame (world for world shapes) */
   readonly orientation: readonly [number, number, number, number];
+  /** the surface's material */
   readonly material: ShapeMaterial;
   /** false: the shape takes part in no contact */
   readonly collide: boolean;
@@ -63,27 +66,37 @@ export interface ShapeEntry {
 export interface JointLimit {
   /** the joint's index in model.constraints */
   readonly constraint: number;
+  /** the joint's name */
   readonly joint: string;
   /** the coordinate's index in the joint's readout coordinates */
   readonly coordinate: number;
+  /** the coordinate's name (a hinge's "rz", …) */
   readonly coordinateName: string;
-  /** −Infinity for none */
+  /** the lower bound, m or rad (−Infinity for none) */
   readonly lower: number;
-  /** +Infinity for none */
+  /** the upper bound, m or rad (+Infinity for none) */
   readonly upper: number;
+  /** Newton restitution e ∈ [0, 1] at the bounds */
   readonly restitution: number;
+  /** compliance α ≥ 0 of the limit rows, m/N or rad/(N·m) (0: hard) */
   readonly compliance: number;
+  /** damping β ≥ 0 of compliant limit rows, s */
   readonly damping: number;
 }
 
 /** a motor on a joint coordinate: a row whose impulse is bounded by h·maxForce */
 export interface JointMotor {
+  /** the joint's index in model.constraints */
   readonly constraint: number;
+  /** the joint's name */
   readonly joint: string;
+  /** the coordinate's index in the joint's readout coordinates */
   readonly coordinate: number;
+  /** the coordinate's name */
   readonly coordinateName: string;
   /** 'velocity': ċ → target; 'position': ċ → (target − c)/time */
   readonly mode: 'velocity' | 'position';
+  /** the target rate (m/s, rad/s) or position (m, rad) */
   readonly target: number;
   /** a position motor's time constant τ, s (null: one step) */
   readonly time: number | null;

@@ -33,6 +33,7 @@ export type LcpStatus = 'solved' | 'iteration-limit' | 'ray-termination' | 'sing
 
 /** what every complementarity solve reports */
 export interface LcpReport {
+  /** how the solve ended */
   status: LcpStatus;
   /** pivots (pivoting, Lemke) or sweeps (Gauss-Seidel) */
   iterations: number;
