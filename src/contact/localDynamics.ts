@@ -35,7 +35,10 @@ export interface ContactBodies {
   uOffset: Int32Array;
   /** (3 per component) world position of the body frame's origin; a particle's position */
   origin_W: Float64Array;
-  /** (36 per component) row-major world inverse of the component's step-matrix block; a particle's is its top-left 3 × 3 */
+  /**
+   * (36 per component) row-major world inverse of the component's block of the step matrix;
+   * a particle's is its top-left 3 × 3
+   */
   Minv: Float64Array;
   /** optional (1 per component): 0 for a component without a solve block, which no impulse moves */
   dynamic?: Uint8Array;
@@ -55,7 +58,7 @@ export class LocalDynamics {
   friction = new Float64Array(0);
   /** (2·count) the dynamic component of side A (at 2i) and side B (2i + 1); −1: world or no solve block */
   sideComp = new Int32Array(0);
-  /** (18·count) angular rows of the sides' Jacobians: r × d_k at 18i + 9s + 3k (s = 0 A, 1 B; k = n, t₁, t₂) */
+  /** (18·count) angular rows of the sides' Jacobians: r × d_k at 18i + 9s + 3k (s: 0 A, 1 B; k: n, t₁, t₂) */
   sideAngular = new Float64Array(0);
   /** (36·count) response M_c⁻¹ [d_k; r × d_k] of each side's component, at 36i + 18s + 6k (6 wide) */
   sideResponse = new Float64Array(0);
@@ -93,47 +96,76 @@ export class LocalDynamics {
     this.count = m; this.components = nc;
     this.kind = bodies.kind; this.uOffset = bodies.uOffset;
     // frames and the sides' rows, responses and free velocities
+    const N = this.normal, nW = contacts.n_W;
+    for (let i = 0; i < 3 * m; i++) N[i] = nW[i]!;
+    for (let i = 0; i < m; i++) this.friction[i] = contacts.friction[i]!;
+    this.free.fill(0, 0, 3 * m);
     for (let i = 0; i < m; i++) {
-      for (let k = 0; k < 3; k++) this.normal[3 * i + k] = contacts.n_W[3 * i + k]!;
-      orthonormalBasis(this.tangent1, this.tangent2, this.normal, 3 * i);
-      this.friction[i] = contacts.friction[i]!;
-      this.free[3 * i] = 0; this.free[3 * i + 1] = 0; this.free[3 * i + 2] = 0;
+      orthonormalBasis(this.tangent1, this.tangent2, N, 3 * i);
       this.side(i, 0, contacts.compA[i]!, contacts.p_W, bodies, uFree);
       this.side(i, 1, contacts.compB[i]!, contacts.p_W, bodies, uFree);
     }
     // diagonal blocks
-    for (let i = 0; i < m; i++) this.blockOf(this.diag, 9 * i, i, i);
+    for (let i = 0; i < m; i++) this.diagonal(i);
     this.coupled = coupling;
     if (coupling) this.assembleCoupling();
   }
 
   /** one side s of contact i on component c (−1: the world): angular rows, response, B */
-  private side(i: number, s: number, c: number, p_W: Float64Array, bodies: ContactBodies, uFree: Float64Array): void {
-    const ao = 18 * i + 9 * s, ro = 36 * i + 18 * s;
-    this.sideComp[2 * i + s] = c >= 0 && (bodies.dynamic === undefined || bodies.dynamic[c] !== 0) ? c : -1;
-    for (let k = 0; k < 9; k++) this.sideAngular[ao + k] = 0;
-    for (let k = 0; k < 18; k++) this.sideResponse[ro + k] = 0;
-    if (c < 0) return;
-    const body = bodies.kind[c] === 1, o = bodies.uOffset[c]!, sign = s === 0 ? -1 : 1;
-    const rx = p_W[3 * i]! - bodies.origin_W[3 * c]!, ry = p_W[3 * i + 1]! - bodies.origin_W[3 * c + 1]!;
-    const rz = p_W[3 * i + 2]! - bodies.origin_W[3 * c + 2]!;
+  private side(i: number, s: number, c: number, p_W: Float64Array, bodies: ContactBodies,
+    uFree: Float64Array): void {
+    const ao = 18 * i + 9 * s, ro = 36 * i + 18 * s, ang = this.sideAngular, res = this.sideResponse;
+    const dyn = c >= 0 && (bodies.dynamic === undefined || bodies.dynamic[c] !== 0);
+    this.sideComp[2 * i + s] = dyn ? c : -1;
+    if (!dyn) res.fill(0, ro, ro + 18);
+    if (c < 0) { ang.fill(0, ao, ao + 9); return; }
+    const body = bodies.kind[c] === 1, o = bodies.uOffset[c]!, sign = s === 0 ? -1 : 1, B = this.free;
+    const O = bodies.origin_W, M = bodies.Minv, rx = p_W[3 * i]! - O[3 * c]!;
+    const ry = p_W[3 * i + 1]! - O[3 * c + 1]!, rz = p_W[3 * i + 2]! - O[3 * c + 2]!;
+    const vx = uFree[o]!, vy = uFree[o + 1]!, vz = uFree[o + 2]!;
+    const wx = body ? uFree[o + 3]! : 0, wy = body ? uFree[o + 4]! : 0, wz = body ? uFree[o + 5]! : 0;
     for (let k = 0; k < 3; k++) {
-      const d = k === 0 ? this.normal : k === 1 ? this.tangent1 : this.tangent2;
+      const d = k === 0 ? this.normal : k === 1 ? this.tangent1 : this.tangent2, a = ao + 3 * k, g = ro + 6 * k;
       const dx = d[3 * i]!, dy = d[3 * i + 1]!, dz = d[3 * i + 2]!;
-      // angular row r × d (zero for a particle)
-      const ax = body ? ry * dz - rz * dy : 0, ay = body ? rz * dx - rx * dz : 0, az = body ? rx * dy - ry * dx : 0;
-      this.sideAngular[ao + 3 * k] = ax; this.sideAngular[ao + 3 * k + 1] = ay; this.sideAngular[ao + 3 * k + 2] = az;
-      // the free velocity of the point along d_k, signed by the side
-      let b = dx * uFree[o]! + dy * uFree[o + 1]! + dz * uFree[o + 2]!;
-      if (body) b += ax * uFree[o + 3]! + ay * uFree[o + 4]! + az * uFree[o + 5]!;
-      this.free[3 * i + k] += sign * b;
-      // response M⁻¹ [d; r × d] of a component with a solve block
-      if (this.sideComp[2 * i + s]! < 0) continue;
-      const mo = 36 * c, out = ro + 6 * k, rows = body ? 6 : 3;
-      for (let r = 0; r < rows; r++) {
-        const mr = mo + 6 * r, M = bodies.Minv;
-        this.sideResponse[out + r] = M[mr]! * dx + M[mr + 1]! * dy + M[mr + 2]! * dz
-          + (body ? M[mr + 3]! * ax + M[mr + 4]! * ay + M[mr + 5]! * az : 0);
+      // angular row r × d (zero for a particle), and the side's signed free velocity along d
+      const ax = body ? ry * dz - rz * dy : 0, ay = body ? rz * dx - rx * dz : 0;
+      const az = body ? rx * dy - ry * dx : 0;
+      ang[a] = ax; ang[a + 1] = ay; ang[a + 2] = az;
+      B[3 * i + k] += sign * (dx * vx + dy * vy + dz * vz + ax * wx + ay * wy + az * wz);
+      if (!dyn) continue;
+      // response M⁻¹ [d; r × d]: a body's six rows, a particle's three (its angular rows stay zero)
+      if (body) {
+        for (let r = 0, mr = 36 * c; r < 6; r++, mr += 6) {
+          res[g + r] = M[mr]! * dx + M[mr + 1]! * dy + M[mr + 2]! * dz
+            + M[mr + 3]! * ax + M[mr + 4]! * ay + M[mr + 5]! * az;
+        }
+      } else {
+        for (let r = 0, mr = 36 * c; r < 3; r++, mr += 6) {
+          res[g + r] = M[mr]! * dx + M[mr + 1]! * dy + M[mr + 2]! * dz;
+        }
+        res[g + 3] = 0; res[g + 4] = 0; res[g + 5] = 0;
+      }
+    }
+  }
+
+  /** W_ii = Σ_s H_{i,s} M⁻¹ H_{i,s}ᵀ (a contact with both sides on one component: blockOf's four terms) */
+  private diagonal(i: number): void {
+    const sc = this.sideComp, a = sc[2 * i]!, b = sc[2 * i + 1]!, D = this.diag, o = 9 * i;
+    if (a >= 0 && a === b) { this.blockOf(D, o, i, i); return; }
+    const N = this.normal, T1 = this.tangent1, T2 = this.tangent2, p = 3 * i;
+    const ang = this.sideAngular, res = this.sideResponse;
+    const nx = N[p]!, ny = N[p + 1]!, nz = N[p + 2]!, sx = T1[p]!, sy = T1[p + 1]!, sz = T1[p + 2]!;
+    const tx = T2[p]!, ty = T2[p + 1]!, tz = T2[p + 2]!;
+    for (let k = 0; k < 9; k++) D[o + k] = 0;
+    for (let s = 0; s < 2; s++) {
+      if (sc[2 * i + s]! < 0) continue;
+      // rows (d_k, r × d_k) of H against each response column l
+      const h = 18 * i + 9 * s;
+      for (let l = 0, g = 36 * i + 18 * s; l < 3; l++, g += 6) {
+        const x = res[g]!, y = res[g + 1]!, z = res[g + 2]!, u = res[g + 3]!, v = res[g + 4]!, w = res[g + 5]!;
+        D[o + l] += nx * x + ny * y + nz * z + ang[h]! * u + ang[h + 1]! * v + ang[h + 2]! * w;
+        D[o + 3 + l] += sx * x + sy * y + sz * z + ang[h + 3]! * u + ang[h + 4]! * v + ang[h + 5]! * w;
+        D[o + 6 + l] += tx * x + ty * y + tz * z + ang[h + 6]! * u + ang[h + 7]! * v + ang[h + 8]! * w;
       }
     }
   }
@@ -142,6 +174,7 @@ export class LocalDynamics {
   private blockOf(out: Float64Array, o: number, i: number, j: number): void {
     for (let k = 0; k < 9; k++) out[o + k] = 0;
     const sc = this.sideComp, ang = this.sideAngular, res = this.sideResponse;
+    const N = this.normal, T1 = this.tangent1, T2 = this.tangent2;
     for (let s = 0; s < 2; s++) {
       const c = sc[2 * i + s]!;
       if (c < 0) continue;
@@ -150,7 +183,7 @@ export class LocalDynamics {
         // s_i s_j H_{i,s} M⁻¹ H_{j,t}ᵀ
         const sg = s === t ? 1 : -1, ao = 18 * i + 9 * s, go = 36 * j + 18 * t;
         for (let k = 0; k < 3; k++) {
-          const d = k === 0 ? this.normal : k === 1 ? this.tangent1 : this.tangent2;
+          const d = k === 0 ? N : k === 1 ? T1 : T2;
           const dx = d[3 * i]!, dy = d[3 * i + 1]!, dz = d[3 * i + 2]!;
           const ax = ang[ao + 3 * k]!, ay = ang[ao + 3 * k + 1]!, az = ang[ao + 3 * k + 2]!;
           for (let l = 0; l < 3; l++) {
@@ -190,13 +223,16 @@ export class LocalDynamics {
     }
     for (let i = 0; i < m; i++) {
       this.mergeRow(i, this.rowStart[i]!, true);
-      for (let e = this.rowStart[i]!; e < this.rowStart[i + 1]!; e++) this.blockOf(this.block, 9 * e, i, this.column[e]!);
+      for (let e = this.rowStart[i]!; e < this.rowStart[i + 1]!; e++) {
+        this.blockOf(this.block, 9 * e, i, this.column[e]!);
+      }
     }
   }
 
   /** the union of the contact lists of i's two components, ascending; written at `at` when `write` */
   private mergeRow(i: number, at: number, write: boolean): number {
-    const a = this.sideComp[2 * i]!, b = this.sideComp[2 * i + 1]!, start = this.compStart, list = this.compContacts;
+    const a = this.sideComp[2 * i]!, b = this.sideComp[2 * i + 1]!;
+    const start = this.compStart, list = this.compContacts;
     let p = a >= 0 ? start[a]! : 0;
     const pe = a >= 0 ? start[a + 1]! : 0;
     let q = b >= 0 && b !== a ? start[b]! : 0;
@@ -238,7 +274,9 @@ export class LocalDynamics {
         const c = sc[2 * i + s]!;
         if (c < 0) continue;
         const g = 36 * i + 18 * s, sg = s === 0 ? -1 : 1;
-        for (let k = 0; k < 6; k++) dv[6 * c + k] += sg * (res[g + k]! * r0 + res[g + 6 + k]! * r1 + res[g + 12 + k]! * r2);
+        for (let k = 0; k < 6; k++) {
+          dv[6 * c + k] += sg * (res[g + k]! * r0 + res[g + 6 + k]! * r1 + res[g + 12 + k]! * r2);
+        }
       }
     }
   }

@@ -27,7 +27,8 @@ describe('orthonormalBasis', () => {
       expect(Math.abs(dot(t1, t2))).toBeLessThan(1e-14);
       expect(Math.abs(dot(t1, n))).toBeLessThan(1e-14);
       expect(Math.abs(dot(t2, n))).toBeLessThan(1e-14);
-      const c = [t1[1]! * t2[2]! - t1[2]! * t2[1]!, t1[2]! * t2[0]! - t1[0]! * t2[2]!, t1[0]! * t2[1]! - t1[1]! * t2[0]!];
+      const c = [t1[1]! * t2[2]! - t1[2]! * t2[1]!, t1[2]! * t2[0]! - t1[0]! * t2[2]!,
+        t1[0]! * t2[1]! - t1[1]! * t2[0]!];
       for (let k = 0; k < 3; k++) expect(Math.abs(c[k]! - n[k]!)).toBeLessThan(1e-14);
     }), { seed: 42, numRuns: 500 });
   });

@@ -35,6 +35,8 @@ export interface ContactPgsOptions {
   tolerance?: number;
   /** 'velocity' (default; needs no coupling blocks) or 'blocks' (reads W's block rows) */
   form?: 'velocity' | 'blocks';
+  /** measure the complementarity residual after the sweeps (default true; about half a sweep; else NaN) */
+  measureResidual?: boolean;
 }
 
 /**
@@ -46,6 +48,7 @@ export class ContactPgs {
   maxIterations: number;
   tolerance: number;
   form: 'velocity' | 'blocks';
+  measureResidual: boolean;
   /** (6 per component) Δu = M⁻¹HᵀR of the last solve: add it to the free velocity for u⁺ */
   dv = new Float64Array(0);
   /** the last solve's report (the same object every solve) */
@@ -56,12 +59,15 @@ export class ContactPgs {
   private readonly w = new Float64Array(3);
   private ld: LocalDynamics | null = null;
   private maxR = 0;
+  /** the running sweep's largest impulse change and largest impulse component */
+  private readonly stats = new Float64Array(2);
 
   constructor(options: ContactPgsOptions = {}) {
     this.friction = options.friction ?? 'box';
     this.maxIterations = options.maxIterations ?? 30;
     this.tolerance = options.tolerance ?? 1e-4;
     this.form = options.form ?? 'velocity';
+    this.measureResidual = options.measureResidual ?? true;
   }
 
   /**
@@ -71,9 +77,10 @@ export class ContactPgs {
    *   e.g. +max(φ, 0)/h lets a speculative contact close its gap this step
    * @param regularization (1 per contact, or null) ρ ≥ 0 added to W_nn (a compliant contact)
    */
-  solve(ld: LocalDynamics, R: Float64Array, bias: Float64Array | null, regularization: Float64Array | null): LcpReport {
+  solve(ld: LocalDynamics, R: Float64Array, bias: Float64Array | null,
+    regularization: Float64Array | null): LcpReport {
     const blocks = this.form === 'blocks', coulomb = this.friction === 'coulomb';
-    if (blocks && !ld.coupled) throw new Error('ContactPgs: the blocks form needs LocalDynamics.build(…, coupling = true)');
+    if (blocks && !ld.coupled) throw new Error('ContactPgs: the blocks form needs W built with coupling');
     this.prepare(ld, R, regularization);
     // sweeps until the largest impulse change is small against the largest impulse
     let it = 0, done = false;
@@ -87,7 +94,7 @@ export class ContactPgs {
     const rep = this.report;
     rep.status = done ? 'solved' : 'iteration-limit';
     rep.iterations = it; rep.boundIterations = it;
-    rep.residual = this.residual(ld, R, bias, regularization, coulomb, blocks);
+    rep.residual = this.measureResidual ? this.residual(ld, R, bias, regularization, coulomb, blocks) : NaN;
     return rep;
   }
 
@@ -106,13 +113,14 @@ export class ContactPgs {
     for (let i = 0; i < m; i++) {
       const b = 9 * i, v = 7 * i, nn = W[b]! + (reg === null ? 0 : reg[i]!);
       const a = W[b + 4]!, c = W[b + 8]!, x = 0.5 * (W[b + 5]! + W[b + 7]!);
-      inv[v] = nn > 0 ? 1 / nn : 0;
+      inv[v] = W[b]! > 0 && nn > 0 ? 1 / nn : 0;
       inv[v + 1] = a > 0 ? 1 / a : 0; inv[v + 2] = c > 0 ? 1 / c : 0;
       // λ_max of the tangent block, and its inverse when well conditioned (else the gradient step)
       const lmax = 0.5 * (a + c) + Math.sqrt(0.25 * (a - c) * (a - c) + x * x), det = a * c - x * x;
       inv[v + 3] = lmax > 0 ? 1 / lmax : 0;
       const good = det > 1e-12 * lmax * lmax;
-      inv[v + 4] = good ? c / det : inv[v + 3]!; inv[v + 5] = good ? -x / det : 0; inv[v + 6] = good ? a / det : inv[v + 3]!;
+      inv[v + 4] = good ? c / det : inv[v + 3]!; inv[v + 5] = good ? -x / det : 0;
+      inv[v + 6] = good ? a / det : inv[v + 3]!;
       if (W[b]! <= 0) { R[3 * i] = 0; R[3 * i + 1] = 0; R[3 * i + 2] = 0; }
     }
     this.dv.fill(0, 0, 6 * ld.components);
@@ -122,28 +130,24 @@ export class ContactPgs {
   /** one Gauss-Seidel sweep over the contacts in order; returns the largest impulse change */
   private sweep(ld: LocalDynamics, R: Float64Array, bias: Float64Array | null, reg: Float64Array | null,
     coulomb: boolean, blocks: boolean): number {
-    const w = this.w, sc = ld.sideComp, res = ld.sideResponse, dv = this.dv;
-    let change = 0, maxR = 0;
-    for (let i = 0; i < ld.count; i++) {
-      this.contactVelocity(ld, R, i, bias === null ? 0 : bias[i]!, blocks);
-      const d = relaxContact(R, i, ld.diag, this.inv, ld.friction[i]!, reg === null ? 0 : reg[i]!, coulomb, w);
-      if (d > change) change = d;
-      const r = Math.max(R[3 * i]!, Math.abs(R[3 * i + 1]!), Math.abs(R[3 * i + 2]!));
-      if (r > maxR) maxR = r;
-      if (blocks || d === 0) continue;
-      // Δu of both sides' components: ± M⁻¹H_iᵀ ΔR_i
-      const a = sc[2 * i]!, b = sc[2 * i + 1]!;
-      if (a >= 0) addSideImpulse(dv, res, 36 * i, 6 * a, -1, w[0]!, w[1]!, w[2]!);
-      if (b >= 0) addSideImpulse(dv, res, 36 * i + 18, 6 * b, 1, w[0]!, w[1]!, w[2]!);
-    }
-    this.maxR = maxR;
+    const stats = this.stats;
+    if (blocks) {
+      for (let i = 0; i < ld.count; i++) {
+        this.contactVelocity(ld, R, i, bias, true);
+        relaxContact(R, i, ld.diag, this.inv, ld.friction, reg, coulomb, this.w, stats);
+      }
+    } else sweepVelocity(ld, R, this.dv, this.inv, this.w, bias, reg, coulomb, stats);
+    this.maxR = stats[1]!;
+    const change = stats[0]!;
+    stats[0] = 0; stats[1] = 0;
     return change;
   }
 
   /** this.w ← (B + W R)_i + (bias, 0, 0): from Δu (velocity form) or from W's block row */
-  private contactVelocity(ld: LocalDynamics, R: Float64Array, i: number, bias: number, blocks: boolean): void {
+  private contactVelocity(ld: LocalDynamics, R: Float64Array, i: number, bias: Float64Array | null,
+    blocks: boolean): void {
     const w = this.w, B = ld.free;
-    let w0 = B[3 * i]! + bias, w1 = B[3 * i + 1]!, w2 = B[3 * i + 2]!;
+    let w0 = B[3 * i]! + (bias === null ? 0 : bias[i]!), w1 = B[3 * i + 1]!, w2 = B[3 * i + 2]!;
     if (blocks) {
       const Wb = ld.block, col = ld.column;
       for (let e = ld.rowStart[i]!; e < ld.rowStart[i + 1]!; e++) {
@@ -161,21 +165,22 @@ export class ContactPgs {
     if (b >= 0) addSideVelocity(w, ld, i, 1, this.dv, 6 * b, 1);
   }
 
-  /** the complementarity residual of types.ts at R, with ‖W‖ taken as max W_nn (the largest entry of an SPD W) */
+  /** the complementarity residual of types.ts at R; ‖W‖ taken as the largest diagonal entry (an SPD W's largest) */
   private residual(ld: LocalDynamics, R: Float64Array, bias: Float64Array | null, reg: Float64Array | null,
     coulomb: boolean, blocks: boolean): number {
     const w = this.w;
     let worst = 0, maxR = 0, maxQ = 0, maxW = 0;
     for (let i = 0; i < ld.count; i++) {
       const bi = bias === null ? 0 : bias[i]!, th = R[3 * i]!, f1 = R[3 * i + 1]!, f2 = R[3 * i + 2]!;
-      this.contactVelocity(ld, R, i, bi, blocks);
+      this.contactVelocity(ld, R, i, bias, blocks);
       const lim = ld.friction[i]! * Math.max(th, 0);
       let r = boxRowResidual(th, w[0]! + (reg === null ? 0 : reg[i]! * th), 0, Infinity);
       if (coulomb) r = Math.max(r, discResidual(f1, f2, w[1]!, w[2]!, lim));
       else r = Math.max(r, boxRowResidual(f1, w[1]!, -lim, lim), boxRowResidual(f2, w[2]!, -lim, lim));
       if (r > worst) worst = r;
       maxR = Math.max(maxR, Math.abs(th), Math.abs(f1), Math.abs(f2));
-      maxQ = Math.max(maxQ, Math.abs(ld.free[3 * i]! + bi), Math.abs(ld.free[3 * i + 1]!), Math.abs(ld.free[3 * i + 2]!));
+      const F = ld.free;
+      maxQ = Math.max(maxQ, Math.abs(F[3 * i]! + bi), Math.abs(F[3 * i + 1]!), Math.abs(F[3 * i + 2]!));
       maxW = Math.max(maxW, ld.diag[9 * i]!, ld.diag[9 * i + 4]!, ld.diag[9 * i + 8]!);
     }
     return worst / Math.max(1, maxR * maxW, maxQ);
@@ -184,11 +189,13 @@ export class ContactPgs {
 
 /**
  * One contact's projected update (see the file comment). In: w = the contact's frame velocity
- * (bias included). Out: w = the impulse change. Returns the largest component of that change.
+ * (bias included). Out: w = the impulse change; stats = (largest change, largest impulse) so far.
+ * Returns whether the impulse changed.
  */
-function relaxContact(R: Float64Array, i: number, W: Float64Array, inv: Float64Array, mu: number, reg: number,
-  coulomb: boolean, w: Float64Array): number {
-  const o = 3 * i, b = 9 * i, v = 7 * i;
+function relaxContact(R: Float64Array, i: number, W: Float64Array, inv: Float64Array, friction: Float64Array,
+  regularization: Float64Array | null, coulomb: boolean, w: Float64Array, stats: Float64Array): boolean {
+  const o = 3 * i, b = 9 * i, v = 7 * i, mu = friction[i]!;
+  const reg = regularization === null ? 0 : regularization[i]!;
   const th = R[o]!, f1 = R[o + 1]!, f2 = R[o + 2]!;
   // normal row, then the tangent rows see its change through W_ii
   const thN = Math.max(0, th - (w[0]! + reg * th) * inv[v]!), d0 = thN - th;
@@ -211,7 +218,49 @@ function relaxContact(R: Float64Array, i: number, W: Float64Array, inv: Float64A
   }
   R[o] = thN; R[o + 1] = g1; R[o + 2] = g2;
   w[0] = d0; w[1] = g1 - f1; w[2] = g2 - f2;
-  return Math.max(Math.abs(d0), Math.abs(g1 - f1), Math.abs(g2 - f2));
+  // the sweep's largest change and largest impulse
+  const d = Math.max(Math.abs(d0), Math.abs(g1 - f1), Math.abs(g2 - f2));
+  const r = Math.max(thN, Math.abs(g1), Math.abs(g2));
+  if (d > stats[0]!) stats[0] = d;
+  if (r > stats[1]!) stats[1] = r;
+  return d !== 0;
+}
+
+/**
+ * One sweep of the velocity form: w_i = B_i + bias + H_{i,B} Δu_B − H_{i,A} Δu_A, the projected
+ * update, then Δu_B += M⁻¹H_{i,B}ᵀΔR_i and Δu_A −= M⁻¹H_{i,A}ᵀΔR_i. Written out in one loop so
+ * that V8 keeps the frame and the velocities in registers (the helpers exceed its inlining size).
+ */
+function sweepVelocity(ld: LocalDynamics, R: Float64Array, dv: Float64Array, inv: Float64Array, w: Float64Array,
+  bias: Float64Array | null, reg: Float64Array | null, coulomb: boolean, stats: Float64Array): void {
+  const sc = ld.sideComp, N = ld.normal, T1 = ld.tangent1, T2 = ld.tangent2, ang = ld.sideAngular;
+  const res = ld.sideResponse, B = ld.free;
+  for (let i = 0; i < ld.count; i++) {
+    const p = 3 * i, a = sc[2 * i]!, b = sc[2 * i + 1]!;
+    const nx = N[p]!, ny = N[p + 1]!, nz = N[p + 2]!, sx = T1[p]!, sy = T1[p + 1]!, sz = T1[p + 2]!;
+    const tx = T2[p]!, ty = T2[p + 1]!, tz = T2[p + 2]!;
+    let w0 = B[p]! + (bias === null ? 0 : bias[i]!), w1 = B[p + 1]!, w2 = B[p + 2]!;
+    // side B adds its point's velocity change, side A subtracts its own
+    if (b >= 0) {
+      const o = 6 * b, g = 18 * i + 9, vx = dv[o]!, vy = dv[o + 1]!, vz = dv[o + 2]!;
+      const ox = dv[o + 3]!, oy = dv[o + 4]!, oz = dv[o + 5]!;
+      w0 += nx * vx + ny * vy + nz * vz + ang[g]! * ox + ang[g + 1]! * oy + ang[g + 2]! * oz;
+      w1 += sx * vx + sy * vy + sz * vz + ang[g + 3]! * ox + ang[g + 4]! * oy + ang[g + 5]! * oz;
+      w2 += tx * vx + ty * vy + tz * vz + ang[g + 6]! * ox + ang[g + 7]! * oy + ang[g + 8]! * oz;
+    }
+    if (a >= 0) {
+      const o = 6 * a, g = 18 * i, vx = dv[o]!, vy = dv[o + 1]!, vz = dv[o + 2]!;
+      const ox = dv[o + 3]!, oy = dv[o + 4]!, oz = dv[o + 5]!;
+      w0 -= nx * vx + ny * vy + nz * vz + ang[g]! * ox + ang[g + 1]! * oy + ang[g + 2]! * oz;
+      w1 -= sx * vx + sy * vy + sz * vz + ang[g + 3]! * ox + ang[g + 4]! * oy + ang[g + 5]! * oz;
+      w2 -= tx * vx + ty * vy + tz * vz + ang[g + 6]! * ox + ang[g + 7]! * oy + ang[g + 8]! * oz;
+    }
+    w[0] = w0; w[1] = w1; w[2] = w2;
+    if (!relaxContact(R, i, ld.diag, inv, ld.friction, reg, coulomb, w, stats)) continue;
+    // Δu of both sides' components: ± M⁻¹H_iᵀ ΔR_i
+    if (b >= 0) addSideImpulse(dv, res, 36 * i + 18, 6 * b, 1, w);
+    if (a >= 0) addSideImpulse(dv, res, 36 * i, 6 * a, -1, w);
+  }
 }
 
 /** w += sign · H_{i,s} Δu_c: the frame velocity that side s's component change adds */
@@ -219,15 +268,18 @@ function addSideVelocity(w: Float64Array, ld: LocalDynamics, i: number, s: numbe
   sign: number): void {
   const N = ld.normal, T1 = ld.tangent1, T2 = ld.tangent2, ang = ld.sideAngular, a = 18 * i + 9 * s, p = 3 * i;
   const vx = dv[o]!, vy = dv[o + 1]!, vz = dv[o + 2]!, wx = dv[o + 3]!, wy = dv[o + 4]!, wz = dv[o + 5]!;
-  w[0] += sign * (N[p]! * vx + N[p + 1]! * vy + N[p + 2]! * vz + ang[a]! * wx + ang[a + 1]! * wy + ang[a + 2]! * wz);
-  w[1] += sign * (T1[p]! * vx + T1[p + 1]! * vy + T1[p + 2]! * vz + ang[a + 3]! * wx + ang[a + 4]! * wy + ang[a + 5]! * wz);
-  w[2] += sign * (T2[p]! * vx + T2[p + 1]! * vy + T2[p + 2]! * vz + ang[a + 6]! * wx + ang[a + 7]! * wy + ang[a + 8]! * wz);
+  w[0] += sign * (N[p]! * vx + N[p + 1]! * vy + N[p + 2]! * vz
+    + ang[a]! * wx + ang[a + 1]! * wy + ang[a + 2]! * wz);
+  w[1] += sign * (T1[p]! * vx + T1[p + 1]! * vy + T1[p + 2]! * vz
+    + ang[a + 3]! * wx + ang[a + 4]! * wy + ang[a + 5]! * wz);
+  w[2] += sign * (T2[p]! * vx + T2[p + 1]! * vy + T2[p + 2]! * vz
+    + ang[a + 6]! * wx + ang[a + 7]! * wy + ang[a + 8]! * wz);
 }
 
-/** Δu_c += sign · M⁻¹H_{i,s}ᵀ (d0, d1, d2), the response columns at g */
+/** Δu_c += sign · M⁻¹H_{i,s}ᵀ d, the response columns at g */
 function addSideImpulse(dv: Float64Array, res: Float64Array, g: number, o: number, sign: number,
-  d0: number, d1: number, d2: number): void {
-  const a = sign * d0, b = sign * d1, c = sign * d2;
+  d: Float64Array): void {
+  const a = sign * d[0]!, b = sign * d[1]!, c = sign * d[2]!;
   for (let k = 0; k < 6; k++) dv[o + k] += res[g + k]! * a + res[g + 6 + k]! * b + res[g + 12 + k]! * c;
 }
 
@@ -271,8 +323,8 @@ export interface BoxFriction {
  * taken from the current normal impulse at each of its updates. Rows with A_ii ≤ 0 are left as they
  * are (status 'singular' if the solve does not converge). Allocates the n² cache per call.
  */
-export function boxPgs(A: LcpMatrix, q: Float64Array, lo: Float64Array, hi: Float64Array, friction: BoxFriction | null,
-  z: Float64Array, options: BoxPgsOptions = {}): LcpReport {
+export function boxPgs(A: LcpMatrix, q: Float64Array, lo: Float64Array, hi: Float64Array,
+  friction: BoxFriction | null, z: Float64Array, options: BoxPgsOptions = {}): LcpReport {
   const n = A.n, maxIt = options.maxIterations ?? 200, tol = options.tolerance ?? 1e-8;
   const C = new Float64Array(n * n), w = new Float64Array(n);
   for (let j = 0; j < n; j++) A.column(j, C.subarray(j * n, j * n + n));
@@ -343,7 +395,8 @@ export class WarmStartScratch {
   reserve(n: number): void {
     if (this.a.length >= n) return;
     const cap = Math.max(n, 2 * this.a.length);
-    this.a = new Int32Array(cap); this.b = new Int32Array(cap); this.c = new Int32Array(cap); this.d = new Int32Array(cap);
+    this.a = new Int32Array(cap); this.b = new Int32Array(cap);
+    this.c = new Int32Array(cap); this.d = new Int32Array(cap);
   }
 }
 
@@ -353,8 +406,8 @@ export class WarmStartScratch {
  * sorted) and walked together: O(n log n), deterministic; duplicate keys pair in order.
  * @returns the number of contacts matched
  */
-export function matchWarmStart(prev: ContactKeys, prevImpulses: Float64Array, next: ContactKeys, out: Float64Array,
-  scratch: WarmStartScratch = new WarmStartScratch()): number {
+export function matchWarmStart(prev: ContactKeys, prevImpulses: Float64Array, next: ContactKeys,
+  out: Float64Array, scratch: WarmStartScratch = new WarmStartScratch()): number {
   scratch.reserve(Math.max(prev.count, next.count));
   const p = sortByKey(prev, scratch.a, scratch.b), q = sortByKey(next, scratch.c, scratch.d);
   let i = 0, j = 0, matched = 0;
@@ -364,7 +417,7 @@ export function matchWarmStart(prev: ContactKeys, prevImpulses: Float64Array, ne
     if (c < 0) { i++; continue; }
     if (c === 0) {
       const a = p[i++]!;
-      out[3 * b] = prevImpulses[3 * a]!; out[3 * b + 1] = prevImpulses[3 * a + 1]!; out[3 * b + 2] = prevImpulses[3 * a + 2]!;
+      for (let k = 0; k < 3; k++) out[3 * b + k] = prevImpulses[3 * a + k]!;
       matched++;
     } else { out[3 * b] = 0; out[3 * b + 1] = 0; out[3 * b + 2] = 0; }
     j++;
