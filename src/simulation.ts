@@ -18,6 +18,7 @@ import { Stepper } from './step/step.js';
 import { contactParts } from './step/contactParts.js';
 import { contactReports, jointRowForce, type ContactReport } from './api/contacts.js';
 import type { ContactSolveReport } from './step/solve.js';
+import { Redundancy } from './step/redundancy.js';
 import { INTEGRATORS, type IntegratorName } from './integrators/names.js';
 import type { StepSolverOptions } from './solvers/stepSolver.js';
 import { MIN_STEP, STEP_RULE } from './io/schema.js';
@@ -114,7 +115,7 @@ export class Simulation {
   private readonly monitor: RunMonitor;
   private readonly q0: Float64Array;   // (nq) state at the start of the current step
   private readonly u0: Float64Array;   // (nu)
-  private readonly carried: Float64Array; // (2m + 1) λ, the projection's multipliers and the redundancy regularization at the start of the current step
+  private readonly carried: Float64Array; // λ, the projection's multipliers and the redundant rows' regularization at the start of the current step
   private readonly handles = new Map<string, BodyHandle | ParticleHandle | JointHandle | ForceHandle>();
 
   /** @param model built by `parseModel`, `loadModel` or a `ModelBuilder`; never changed by the simulation */
@@ -131,7 +132,7 @@ export class Simulation {
     });
     this.q0 = new Float64Array(model.nq);
     this.u0 = new Float64Array(model.nu);
-    this.carried = new Float64Array(2 * model.nRows + 1);
+    this.carried = new Float64Array(carriedLength(model.nRows));
     this.monitor = new RunMonitor(model, this.ws, this.state, this.projection, this.integrator, this.h, (k, m) => this.warn(k, m));
     this.monitor.start();
   }
@@ -316,7 +317,7 @@ export class Simulation {
    * projection's multipliers, and the external loads. Restoring it reproduces the run bit for bit.
    */
   checkpoint(): Checkpoint {
-    const carried = new Float64Array(2 * this.model.nRows + 1);
+    const carried = new Float64Array(carriedLength(this.model.nRows));
     this.saveCarried(carried);
     const c: FullCheckpoint = {
       ...this.state.checkpoint(), carried, loads: this.ws.fs.external.slice(), contacts: this.stepper.memory.save(),
@@ -327,7 +328,7 @@ export class Simulation {
   /** returns to a checkpoint of this simulation, or of another simulation of the same model */
   restore(checkpoint: Checkpoint): void {
     const c = checkpoint as FullCheckpoint, m = this.model.nRows;
-    if (c.carried && c.carried.length !== 2 * m + 1) throw new ModelError('restore(checkpoint)', 'the checkpoint is of another model');
+    if (c.carried && c.carried.length !== carriedLength(m)) throw new ModelError('restore(checkpoint)', 'the checkpoint is of another model');
     if (c.loads && c.loads.length !== this.model.nu) throw new ModelError('restore(checkpoint)', 'the checkpoint is of another model');
     this.state.restore(c);
     this.monitor.restored();
@@ -359,23 +360,23 @@ export class Simulation {
   }
 
   /**
-   * out (2m + 1) ← what a step carries over: the constraint forces λ, the projection's
-   * multipliers, and the regularization of redundant hard rows (the rows write it as their −R
-   * each step, and it stops the redundancy search once set)
+   * out (carriedLength) ← what a step carries over: the constraint forces λ, the projection's
+   * multipliers, and the regularization of redundant rows, per row, with the dependencies it
+   * belongs to (the rows write it as their −R each step; step/redundancy.ts)
    */
   private saveCarried(out: Float64Array): void {
     const m = this.model.nRows;
     out.set(this.ws.cs.lambda);
     this.projection.saveMultipliers(out, m);
-    out[2 * m] = this.ws.regularization;
+    this.ws.redundancy.save(out, 2 * m);
   }
 
-  /** λ, the projection's multipliers and the regularization ← src (2m + 1, as saveCarried wrote it) */
+  /** λ, the projection's multipliers and the regularization ← src (as saveCarried wrote it) */
   private loadCarried(src: Float64Array): void {
     const m = this.model.nRows;
     this.ws.cs.lambda.set(src.subarray(0, m));
     this.projection.loadMultipliers(src, m);
-    this.ws.regularization = src[2 * m]!;
+    this.ws.redundancy.load(src, 2 * m);
   }
 
   /** the largest |g| over the hard rows at the current state (m or rad), and its constraint; null without hard rows */
@@ -402,6 +403,9 @@ export function checkOptions<T>(schema: z.ZodType<T>, options: unknown, at: stri
   const { path, detail } = describeIssue(r.error.issues[0]!, { raw: options, fromText: false });
   throw new ModelError([at, ...path].join('.'), detail);
 }
+
+/** the length of a checkpoint's carried state for m rows: λ, the projection's multipliers (m each), the redundancy's */
+function carriedLength(m: number): number { return 2 * m + Redundancy.carriedLength(m); }
 
 /** a step count: a whole number ≥ 0, or a ModelError naming the call */
 function checkCount(at: string, n: unknown): asserts n is number {

@@ -279,11 +279,11 @@ export class ConstraintSystem {
    * into Gm (theory.md §7 and §8). `scheme` says where G was evaluated and
    * how positions advance: 'first' (G at q_k, q⁺ = q + h u⁺), 'second' (trapezoidal: G at the
    * midpoint, q⁺ = q + (h/2)(u + u⁺)), 'half' (Bridson-Marino: G at the midpoint, q⁺ = q + h u½),
-   * 'acceleration' (RK4 stages: G a = c). `gK` holds g(q_k). `regularize` is the R of hard rows
-   * (redundant constraints). Under 'acceleration' and 'half', compliant rows are applied as
+   * 'acceleration' (RK4 stages: G a = c). `gK` holds g(q_k). `regularize` (m) is each hard row's
+   * R as a redundant row (0 outside a dependency, step/redundancy.ts). Under 'acceleration' and 'half', compliant rows are applied as
    * forces (Workspace.compliantForces) and are inert here (G = 0 from `evaluate`, R = 1).
    */
-  rows(Gm: BlockMatrix, h: number, regularize: number, scheme: 'first' | 'second' | 'half' | 'acceleration', gK: Float64Array): void {
+  rows(Gm: BlockMatrix, h: number, regularize: Float64Array, scheme: 'first' | 'second' | 'half' | 'acceleration', gK: Float64Array): void {
     const st = this.stabilization;
     const { Gu, kappa, R, target } = this;
     this.check(Gm);
@@ -300,7 +300,7 @@ export class ConstraintSystem {
       } else if (accel) {
         // a hard row (compliant ones were handled above): G a = −κ, with Baumgarte −αġ − βg,
         // with SPOOK the critically damped −(2/τ)ġ − g/τ² at τ = d h
-        R[i] = regularize;
+        R[i] = regularize[i]!;
         if (st.method === 'baumgarte') target[i] = -kappa[i]! - st.alpha * Gu[i]! - st.beta * gK[i]!;
         else if (st.method === 'spook') { const t = st.relaxation * h; target[i] = -kappa[i]! - (2 / t) * Gu[i]! - gK[i]! / (t * t); }
         else target[i] = -kappa[i]!;
@@ -311,7 +311,7 @@ export class ConstraintSystem {
         // trapezoidal spring below instead (as a SPOOK row, a stiff soft row feeds energy into
         // the chain until it diverges)
         const d = beta > 0 ? beta / h : st.relaxation, eps = alpha > 0 ? alpha : st.compliance, k = 1 / (1 + 4 * d);
-        R[i] = (4 * eps * k) / (h * h) + (this.hard[i] ? regularize : 0);
+        R[i] = (4 * eps * k) / (h * h) + (this.hard[i] ? regularize[i]! : 0);
         target[i] = -((4 * k) / h) * gK[i]! + k * Gu[i]!;
       } else if (alpha > 0) {
         if (scheme === 'second') {
@@ -328,10 +328,10 @@ export class ConstraintSystem {
         }
       } else if (st.method === 'baumgarte') {
         // Baumgarte (theory.md §8): g̈ + α ġ + β g = 0 → G u⁺ = G u − h (κ + α G u + β g)
-        R[i] = regularize;
+        R[i] = regularize[i]!;
         target[i] = Gu[i]! - h * (kappa[i]! + st.alpha * Gu[i]! + st.beta * gK[i]!);
       } else {
-        R[i] = regularize;
+        R[i] = regularize[i]!;
         // first-order schemes do not evaluate κ (it may be stale): their target is 0
         target[i] = tau === 0 ? 0 : -tau * kappa[i]!;
       }
@@ -339,12 +339,12 @@ export class ConstraintSystem {
     }
   }
 
-  /** projection matrices (after `evaluate` with hardOnly): −regularize on hard rows, −1 on compliant ones */
-  projectionRows(Gm: BlockMatrix, regularize: number): void {
+  /** projection matrices (after `evaluate` with hardOnly): −regularize[i] on hard rows, −1 on compliant ones */
+  projectionRows(Gm: BlockMatrix, regularize: Float64Array): void {
     this.check(Gm);
     const v = Gm.values, at = this.diagAt, R = this.R, hard = this.hard;
     for (let i = 0; i < this.m; i++) {
-      R[i] = hard[i] === 1 ? regularize : 1;
+      R[i] = hard[i] === 1 ? regularize[i]! : 1;
       v[at[i]!] = -R[i]!;
     }
   }

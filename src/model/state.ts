@@ -19,7 +19,7 @@ export interface Checkpoint {
   /**
    * what a simulation carries from step to step besides q and u (Simulation.checkpoint): the
    * constraint forces λ (geometric stiffness), the projection's multipliers (its curvature) and
-   * the regularization R of redundant hard rows (0 until found)
+   * the regularization R of redundant hard rows, per row, with the dependencies it belongs to
    */
   readonly carried?: Float64Array;
 }

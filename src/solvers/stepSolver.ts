@@ -302,6 +302,13 @@ export class StepSolver {
     return median;
   }
 
+  /** the pivot of original index i in the last successful factorization (NaN before any or after a failure) */
+  pivotOf(i: number): number {
+    const num = this.numeric, sym = this.symbolic;
+    if (!num || !sym || this.failedAt >= 0) return NaN;
+    return num.D[sym.pinv[i]!]!;
+  }
+
   /**
    * After a factorization whose inertia is wrong: the original index of the first pivot, in
    * elimination order, whose sign is wrong (≤ 0 for an index below `n`, a velocity unknown;

@@ -221,7 +221,7 @@ export class Projection {
   private refactorRows(q: Float64Array | null, u: Float64Array): void {
     const ws = this.ws;
     if (q) ws.cs.evaluate(ws.fs.bind(q, u), ws.Gm, true, null, false);
-    ws.cs.projectionRows(ws.Gm, ws.regularization);
+    ws.cs.projectionRows(ws.Gm, ws.redundancy.R);
     ws.factor(0, 0);
     this.metricFresh = false;
   }
@@ -250,7 +250,7 @@ export class Projection {
     }
     ws.mass(q, this.curvatureAdded ? this.curvature : null);
     ws.cs.evaluate(ctx, ws.Gm, true, null, false);
-    ws.cs.projectionRows(ws.Gm, ws.regularization);
+    ws.cs.projectionRows(ws.Gm, ws.redundancy.R);
     ws.factor(0, 0);
   }
 }

@@ -18,7 +18,7 @@ import { ConstraintSystem } from '../assembly/constraintSystem.js';
 import { BlockMatrix, columnsMultiply } from '../assembly/blockSparse.js';
 import { StiffnessScratch } from '../constraints/geometricStiffness.js';
 import type { GeometricStiffnessTerm } from '../constraints/constraint.js';
-import { DependentRows } from './redundancy.js';
+import { Redundancy, REDUNDANT_PIVOT, REGULARIZATION } from './redundancy.js';
 import { StepSolver, stepEntry, type StepSolverOptions, type SolveReport } from '../solvers/stepSolver.js';
 import { quatIntegrateWorld } from '../math/quat.js';
 import { spatialInertiaInto, spatialInertiaInverseOf, spatialScratch } from '../math/spatial.js';
@@ -41,7 +41,9 @@ export class Workspace {
   readonly Gm: BlockMatrix;
   private readonly small: number[] = [];
   private readonly pivotScratch: Float64Array;
-  private readonly dependent: DependentRows;  // names the whole set behind a redundancy
+  /** the regularization of redundant rows, per row, re-examined at every factorization */
+  readonly redundancy: Redundancy;
+  private readonly refactor = (): string | null => this.factorStep();
   private readonly qMid: Float64Array;  // (nq) midpoint configuration of the second-order schemes
   /** constraint names reported as redundant so far (warned once each) */
   readonly redundant = new Set<string>();
@@ -51,8 +53,8 @@ export class Workspace {
   private readonly stiffnessScratch = new StiffnessScratch();
   /** this step's unilateral rows and their solve (set by the stepper when the model has contacts, limits or motors) */
   unilateral: { readonly rows: UnilateralRows; readonly solve: VelocitySolve } | null = null;
-  /** regularization added to hard rows after a rank deficiency (0 while none was found) */
-  regularization = 0;
+  /** the R given to the redundant rows found last (the warning reports it; 0 while none was found) */
+  get regularization(): number { return this.redundancy.last; }
   private readonly M6 = new Float64Array(36);
   private readonly jacobianEnds: Int32Array;  // (n) the end of each column of K and D (their layout's colPtr from 1)
   private readonly comps: ComponentTable;  // every component as flat arrays (`advance`; its masses for the spatial-inertia helpers, no double argument)
@@ -93,7 +95,7 @@ export class Workspace {
     const blocks = new ComponentTable(Array.from(model.blockComponent, (ci) => model.components[ci]!));
     this.blockIndex = blocks.index; this.blockQ = blocks.qOffset; this.blockU = blocks.uOffset; this.blockBody = blocks.body;
     this.pivotScratch = new Float64Array(model.nRows);
-    this.dependent = new DependentRows(model.nSolve, model.nRows);
+    this.redundancy = new Redundancy(model.nSolve, this.cs);
     this.fs = new ForceSystem(model, (p) => {
       this.cs.register(p);
       if (!model.settings.geometricStiffness) return;
@@ -247,10 +249,11 @@ export class Workspace {
   /**
    * Factors the step matrix of `coef` (symmetric when both are zero: mass and constraint blocks
    * only). With constraint rows, a zero or near-zero pivot of a hard row means redundant
-   * constraints: the hard rows get a tiny regularization R (1e-8 of the median constraint
-   * pivot), written into their −R diagonal (where `rows` keeps it from then on), the matrix is
-   * refactored, and the constraints of the whole dependency are recorded in `redundant`
-   * (redundancy.ts; the simulation warns once per name).
+   * constraints: the rows of its dependency get a tiny regularization R (1e-8 of the median
+   * constraint pivot), written into their −R diagonal (where `rows` keeps it while the dependency
+   * lasts), the matrix is refactored, and the constraints of the dependency are recorded in
+   * `redundant` (the simulation warns once per name). Rows whose dependency has gone lose their R
+   * first, and the matrix is refactored without it (redundancy.ts).
    */
   private factorKkt(tentative: boolean): boolean {
     const P = this.M.values, n = this.model.nSolve, m = this.model.nRows;
@@ -260,25 +263,25 @@ export class Workspace {
     // row, or more positive pivots than velocity unknowns, means redundant rows, handled below
     // as always
     if (msg && tentative && this.velocityBlockIndefinite()) return false;
-    // look for redundancy until it has been found once (its R then stays, set by `rows`), or on failure
-    if (m > 0 && this.cs.hasHardRows && (this.regularization === 0 || this.solver.failedAt >= n)) {
-      const failed = this.solver.failedAt >= n;
-      const typical = this.solver.smallPivots(n, 1e-9, this.small, this.pivotScratch);
-      if (failed || this.small.length > 0) {
-        // regularize the hard rows and refactor; R sits above the detection threshold, so
-        // regularized rows are not flagged again
-        const pivots = failed ? [this.solver.failedAt, ...this.small] : [...this.small];
-        const reg = 1e-8 * (typical > 0 ? typical : 1), add = reg - this.regularization;
-        this.regularization = reg;
-        const diag = this.cs.rowDiagonals;
-        for (let i = 0; i < m; i++) if (this.cs.hard[i]) P[diag[i]!] = P[diag[i]!]! - add;
+    if (m > 0 && this.cs.hasHardRows) {
+      // dependencies that have gone lose their R, and the matrix is factored without it
+      if (this.redundancy.release(this.solver, P)) {
         msg = this.factorStep();
-        // name the constraints of every dependency (redundancy.ts; the pivot rows alone if the regularized matrix fails)
-        const rows = this.dependent.name(this.solver, pivots, reg, this.cs.hard, this.pivotScratch);
-        for (const i of [...rows].sort((a, b) => a - b)) this.redundant.add(this.model.constraints[this.cs.rowOwner(i).constraint]!.name);
-        // the regularized matrix may still have an indefinite velocity block: the caller's too
         if (msg && tentative && this.velocityBlockIndefinite()) return false;
       }
+      // new redundant hard rows: a failed pivot, or a small one (R sits above the threshold, so
+      // regularized rows are not flagged again); a tiny compliant pivot alone is only named
+      const failed = this.solver.failedAt >= n;
+      const typical = this.solver.smallPivots(n, REDUNDANT_PIVOT, this.small, this.pivotScratch);
+      const reg = REGULARIZATION * (typical > 0 ? typical : 1);
+      if (failed || this.redundancy.hasHardRow(this.small)) {
+        // regularize the rows of their dependencies and refactor (the pivot rows alone named if that fails)
+        const pivots = failed ? [this.solver.failedAt, ...this.small] : [...this.small], rows = new Set<number>();
+        msg = this.redundancy.regularize(this.solver, P, pivots, reg, this.refactor, this.pivotScratch, rows);
+        this.redundancy.name(rows, this.redundant);
+        // the regularized matrix may still have an indefinite velocity block: the caller's too
+        if (msg && tentative && this.velocityBlockIndefinite()) return false;
+      } else if (this.small.length > 0 && this.redundancy.name(this.small.map((k) => k - n), this.redundant)) this.redundancy.last = reg;
     }
     if (msg) {
       this.inertiaWarnings++;
@@ -379,7 +382,7 @@ export class Workspace {
     this.cs.evaluate(ctx, this.Gm, level === 'acceleration', fc, bias);
     // first-order velocity steps take G u⁺ = 0 (no derivative term): measured on the falling
     // 100-link chain, the extrapolation −hκ from q_k fed energy into the whip until it diverged
-    this.cs.rows(this.Gm, h, this.regularization, level === 'velocity' ? 'first' : 'acceleration', this.cs.g);
+    this.cs.rows(this.Gm, h, this.redundancy.R, level === 'velocity' ? 'first' : 'acceleration', this.cs.g);
   }
 
   /**
@@ -399,7 +402,7 @@ export class Workspace {
     this.advance(this.qMid, u, 0.5 * h);
     const ctx = this.fs.bind(this.qMid, u);
     this.cs.evaluate(ctx, this.Gm, scheme === 'half', null);
-    this.cs.rows(this.Gm, h, this.regularization, scheme, this.cs.gK);
+    this.cs.rows(this.Gm, h, this.redundancy.R, scheme, this.cs.gK);
   }
 
   /**

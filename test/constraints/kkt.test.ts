@@ -100,7 +100,7 @@ describe('KKT oracles (theory.md §6)', () => {
     // P_f b = M v for v from the engine's solve of [[M, Gᵀ], [G, −R]] [v; μ] = [b; 0]
     jws.mass(jm.initialQ);
     jws.cs.evaluate(jws.fs.bind(jm.initialQ, jm.initialU), jws.Gm, true, null, false);
-    jws.cs.projectionRows(jws.Gm, 0);
+    jws.cs.projectionRows(jws.Gm, jws.redundancy.R);
     jws.factor(0, 0);
     const Pf = new Float64Array(nn * nn), rhs = new Float64Array(nn + mm), x = new Float64Array(nn + mm), Mv = new Float64Array(nn + mm);
     for (let j = 0; j < nn; j++) {
