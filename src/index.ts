@@ -27,6 +27,8 @@ export { MAX_STEPS, type RunOptions, type RunProgress, type RunResult } from './
 export type { ContactReport } from './api/contacts.js';
 export type { ContactSolveReport, ContactSolverName } from './step/solve.js';
 export type { LcpReport, LcpStatus } from './solvers/lcp/types.js';
+export { solveQP, qpAsLcp, lcpAsQP, solveLcpAsQP, activeSetQP, type QpProblem, type QpSolution, type DenseLcp, type QpAsLcp, type LcpSolution } from './solvers/lcp/qp.js';
+export type { LemkeOptions } from './solvers/lcp/lemke.js';
 export type { SimulationWarning, WarningKind, WarningListener } from './report/warnings.js';
 export type { Checkpoint, State } from './model/state.js';
 export type { StepSolverOptions } from './solvers/stepSolver.js';

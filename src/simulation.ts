@@ -127,9 +127,11 @@ export class Simulation {
     this.state = new State(model);
     this.ws = new Workspace(model, opts.solver);
     this.projection = new Projection(this.ws);
-    this.stepper = new Stepper(this.ws, {
-      integrate: this.makeScheme(this.integrator), projection: this.projection, ...contactParts(model, this.ws),
-    });
+    const contact = contactParts(model, this.ws);
+    if (this.integrator === 'rk4' && (contact.collider || contact.jointRows)) {
+      throw new ModelError('options.integrator', 'rk4 cannot take contacts, limits or motors (use implicit-euler, trapezoidal, symplectic-euler or bridson-marino)');
+    }
+    this.stepper = new Stepper(this.ws, { integrate: this.makeScheme(this.integrator), projection: this.projection, ...contact });
     this.q0 = new Float64Array(model.nq);
     this.u0 = new Float64Array(model.nu);
     this.carried = new Float64Array(carriedLength(model.nRows));

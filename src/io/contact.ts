@@ -14,7 +14,7 @@
 import type { ModelAssembler } from '../model/assembler.js';
 import type { Model, QuatTuple, Vec3Tuple } from '../model/model.js';
 import {
-  DEFAULT_CONTACT, type ContactSettings, type JointLimit, type ShapeEntry, type ShapeMaterial,
+  DEFAULT_CONTACT, canTouch, type ContactSettings, type JointLimit, type ShapeEntry, type ShapeMaterial,
 } from '../model/contactModel.js';
 import { ModelError } from '../model/errors.js';
 import { formatValue } from '../model/format.js';
@@ -224,9 +224,7 @@ export function addLimitsAndMotors(b: ModelAssembler, joint: Joint, ci: number, 
 
 /** true when two shapes can touch: a collidable shape on a dynamic component, and another collidable one */
 function hasContacts(model: Model): boolean {
-  const live = model.shapes.filter((s) => s.collide);
-  const moving = live.filter((s) => s.component >= 0 && model.components[s.component]!.dynamic);
-  return moving.length > 0 && live.length > 1;
+  return canTouch(model.shapes, (c) => model.components[c]!.dynamic);
 }
 
 /**

@@ -103,3 +103,12 @@ export interface JointMotor {
   /** the largest force or torque, N or N·m */
   readonly maxForce: number;
 }
+
+/**
+ * true when two of the model's shapes can touch: a collidable shape on a dynamic component, and
+ * another collidable one
+ */
+export function canTouch(shapes: readonly ShapeEntry[], dynamic: (component: number) => boolean): boolean {
+  const live = shapes.filter((s) => s.collide);
+  return live.length > 1 && live.some((s) => s.component >= 0 && dynamic(s.component));
+}

@@ -9,6 +9,7 @@ import { Collider } from '../collision/collide.js';
 import type { ShapeDesc } from '../collision/shapes.js';
 import { ContactRowBuilder } from '../contact/contactRows.js';
 import { JointRowBuilder } from '../contact/jointRows.js';
+import { canTouch } from '../model/contactModel.js';
 
 export interface ContactParts {
   readonly collider: Collider | null;
@@ -30,7 +31,7 @@ export function shapeDescriptions(model: Model): ShapeDesc[] {
 
 export function contactParts(model: Model, ws: Workspace): ContactParts {
   const settings = model.contact;
-  const collide = model.shapes.some((s) => s.collide);
+  const collide = canTouch(model.shapes, (c) => model.components[c]!.dynamic);
   const comps = { qOffset: ws.qOffsets, uOffset: ws.uOffsets, body: ws.bodyFlags };
   const friction = settings.solver === 'lemke' ? 'polyhedral' as const : 'box' as const;
   return {

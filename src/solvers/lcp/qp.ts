@@ -27,9 +27,22 @@ export { activeSetQP, qpResidual, type QpProblem, type QpSolution } from './acti
 
 /** a standard LCP w = M z + q, 0 ≤ z ⊥ w ≥ 0 with M dense row-major n × n */
 export interface DenseLcp {
+  /** the number of unknowns */
   n: number;
+  /** (n·n) the matrix, row-major */
   M: Float64Array;
+  /** (n) the constant vector */
   q: Float64Array;
+}
+
+/** an LCP's solution z with its slack w = M z + q, and how the solve went */
+export interface LcpSolution {
+  /** (n) the solution */
+  z: Float64Array;
+  /** (n) the slack w = M z + q */
+  w: Float64Array;
+  /** the solve's report */
+  report: LcpReport;
 }
 
 /** the LCP of a QP with what it takes to recover x from its solution y */
@@ -123,7 +136,7 @@ export function lcpAsQP(lcp: DenseLcp): QpProblem {
  * Solves an LCP with symmetric positive definite M as the QP of `lcpAsQP` by the dual active-set
  * method: z is the QP's minimizer and w its multipliers
  */
-export function solveLcpAsQP(lcp: DenseLcp): { z: Float64Array; w: Float64Array; report: LcpReport } {
+export function solveLcpAsQP(lcp: DenseLcp): LcpSolution {
   const { x, y, report } = activeSetQP(lcpAsQP(lcp));
   return { z: x, w: y, report };
 }
