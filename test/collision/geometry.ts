@@ -138,6 +138,15 @@ export function surfaceSamples(s: Solid, n = 3000): Float64Array {
       local.push(x.map((c, m) => c * s.params[m]!));
     }
   }
+  if (s.kind === 'cylinder') {
+    const h = s.params[1]!;
+    for (let i = 0; i <= 20; i++) for (let k = 0; k < 120; k++) {
+      const a = (2 * Math.PI * k) / 120;
+      local.push([r * Math.cos(a), r * Math.sin(a), -h + (2 * h * i) / 20]);
+      for (const z of [-h, h]) local.push([(r * i * Math.cos(a)) / 20, (r * i * Math.sin(a)) / 20, z]);
+    }
+  }
+  if (s.kind === 'ellipsoid') for (const u of fibonacci(n)) local.push(u.map((v, k) => s.params[k]! * v));
   const out = new Float64Array(3 * local.length);
   local.forEach((x, i) => out.set(toWorld(s, x), 3 * i));
   return out;
