@@ -380,6 +380,8 @@ export interface ContactBenchOptions {
   chain?: { joint: string; coordinates: string[] };
   /** the peers' options (default: `runs` Rapier worlds, one MuJoCo CG world, a 60 s Newton probe) */
   peers?: Partial<PeerOptions>;
+  /** wall-time budget of each Vinculum spherepile world, s (default none; quick 60) */
+  maxSeconds?: number;
   /** a vinculum build other than this one's src/ */
   api?: VinculumApi;
   log?: (line: string) => void;
@@ -412,10 +414,16 @@ function describe(r: SpherepileResult): string {
 export function contactBenchmarks(o: ContactBenchOptions = {}): ContactBenchReport {
   const log = o.log ?? ((s: string) => process.stdout.write(s + '\n')), api = o.api ?? VINCULUM;
   const runs = o.runs ?? (o.quick ? 1 : 3), steps = o.quick ? 100 : SPHEREPILE.steps;
+  const maxSeconds = o.maxSeconds ?? (o.quick ? 60 : Infinity);
   // Vinculum first, then the peers in their own process
-  const spherepile = (['pgs', 'pivoting'] as const).map((s) => vinculumSpherepile(s, { worlds: runs, steps }, api));
-  spherepile.push(...peersInChild({ worlds: runs, steps, newtonSeconds: o.quick ? 10 : 60, ...o.peers }));
-  spherepile.forEach((r) => log(describe(r)));
+  const spherepile = (['pgs', 'pivoting'] as const).map((s) => {
+    const r = vinculumSpherepile(s, { worlds: runs, steps, maxSeconds }, api);
+    log(describe(r));
+    return r;
+  });
+  const peers = peersInChild({ worlds: runs, steps, newtonSeconds: o.quick ? 10 : 60, ...o.peers });
+  peers.forEach((r) => log(describe(r)));
+  spherepile.push(...peers);
   // time per step against the number of resting contacts
   const scaling: ScalingResult[] = [];
   for (const n of [10, 100, 1000]) for (const s of ['pgs', 'pivoting'] as const) {
