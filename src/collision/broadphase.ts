@@ -6,13 +6,18 @@
  * survives from one call to the next, so an insertion sort (O(n + swaps)) restores it after small
  * motions (temporal coherence); past a budget of 8n + 64 swaps, a bottom-up merge sort takes over.
  * The sweep then pairs each shape with the shapes after it whose low end is at most its high end,
- * and keeps those whose boxes overlap on the other two axes: every overlapping pair, once. The axis
- * is the one along which the box centres spread most; it changes only when another axis spreads
- * 1.5 times more, so the order stays coherent.
+ * and keeps those whose boxes overlap on the other two axes (every overlapping pair, once) and whose
+ * bounding spheres about the shape centres come within the margin (|c_A − c_B| ≤ ρ_A + ρ_B + margin,
+ * a bound on the gap that drops the diagonal neighbours of a dense pile before the narrowphase).
+ * The axis is the one along which the box centres spread most; it changes only when another axis
+ * spreads 1.5 times more, so the order stays coherent.
  *
  * Planes (infinite) stay out of the sweep: each plane is tested against every finite shape, and
  * pairs with it when the lowest corner of the shape's box along the plane's normal n, at
  * n·c − Σ_i |n_i| e_i, lies within half the margin of the plane.
+ *
+ * The sweep looks at every pair that overlaps on the sweep axis: in a dense pile of n shapes that is
+ * about n^(5/3) pairs (140 000 for 1000 touching spheres), the cost a tree or a grid would avoid.
  *
  * Filters: a shape with collide = false never pairs, shapes of one component (or both of the
  * world) never pair, and two fixed shapes never pair. Sides: a plane is side A of its pairs; in
@@ -38,7 +43,7 @@ export class Broadphase {
   /** colliding finite shapes and colliding planes, ascending shape index */
   private readonly swept: Int32Array;
   private readonly planes: Int32Array;
-  /** swept shapes in sweep order and their low ends, kept between updates */
+  /** swept shapes in sweep order and their low ends (then a NaN that ends every sweep), kept between updates */
   private readonly order: Int32Array;
   private readonly keys: Float64Array;
   private readonly tmpOrder: Int32Array;
@@ -60,7 +65,7 @@ export class Broadphase {
     }
     const m = swept.length;
     this.swept = Int32Array.from(swept); this.planes = Int32Array.from(planes);
-    this.order = Int32Array.from(swept); this.keys = new Float64Array(m);
+    this.order = Int32Array.from(swept); this.keys = new Float64Array(m + 1); this.keys[m] = NaN;
     this.tmpOrder = new Int32Array(m); this.tmpKeys = new Float64Array(m);
     this.cross = new Float64Array(4 * m); this.info = new Float64Array(INFO * m);
     const cap = 4 * (m + planes.length) + 16;
@@ -120,7 +125,8 @@ export class Broadphase {
         const mid = Math.min(lo + width, m), hi = Math.min(lo + 2 * width, m);
         let i = lo, j = mid, k = lo;
         while (i < mid && j < hi) {
-          if (srcK[j]! < srcK[i]!) { dstK[k] = srcK[j]!; dstO[k++] = srcO[j++]!; } else { dstK[k] = srcK[i]!; dstO[k++] = srcO[i++]!; }
+          if (srcK[j]! < srcK[i]!) { dstK[k] = srcK[j]!; dstO[k++] = srcO[j++]!; }
+          else { dstK[k] = srcK[i]!; dstO[k++] = srcO[i++]!; }
         }
         while (i < mid) { dstK[k] = srcK[i]!; dstO[k++] = srcO[i++]!; }
         while (j < hi) { dstK[k] = srcK[j]!; dstO[k++] = srcO[j++]!; }
@@ -133,22 +139,26 @@ export class Broadphase {
 
   /** the sorted shapes' boxes, components, fixed flags and bounding spheres, contiguous for the sweep */
   private fillSlots(): void {
-    const t = this.table, box = t.aabb, P = t.pos, cross = this.cross, info = this.info, order = this.order, ax = this.axis;
+    const t = this.table, box = t.aabb, P = t.pos, cross = this.cross, info = this.info, order = this.order;
+    const ax = this.axis;
     const a1 = ax === 0 ? 1 : 0, a2 = ax === 2 ? 1 : 2;
     for (let k = 0; k < order.length; k++) {
       const i = order[k]!, b = 6 * i, c = 4 * k, o = INFO * k;
-      cross[c] = box[b + a1]!; cross[c + 1] = box[b + 3 + a1]!; cross[c + 2] = box[b + a2]!; cross[c + 3] = box[b + 3 + a2]!;
+      cross[c] = box[b + a1]!; cross[c + 1] = box[b + 3 + a1]!;
+      cross[c + 2] = box[b + a2]!; cross[c + 3] = box[b + 3 + a2]!;
       info[o] = box[b + 3 + ax]!; info[o + 1] = t.component[i]!; info[o + 2] = t.fixed[i]!;
-      info[o + 3] = P[3 * i]!; info[o + 4] = P[3 * i + 1]!; info[o + 5] = P[3 * i + 2]!; info[o + 6] = t.bound[i]!;
+      info[o + 3] = P[3 * i]!; info[o + 4] = P[3 * i + 1]!; info[o + 5] = P[3 * i + 2]!;
+      info[o + 6] = t.bound[i]!;
     }
   }
 
   /** every pair of swept shapes whose boxes overlap, unless filtered */
   private sweep(): void {
-    const keys = this.keys, cross = this.cross, info = this.info, m = keys.length;
+    const keys = this.keys, cross = this.cross, info = this.info, m = this.order.length;
     for (let i = 0; i < m; i++) {
-      const hi = info[INFO * i]!, c = 4 * i, lo1 = cross[c]!, hi1 = cross[c + 1]!, lo2 = cross[c + 2]!, hi2 = cross[c + 3]!;
-      for (let j = i + 1; j < m && keys[j]! <= hi; j++) {
+      const hi = info[INFO * i]!, c = 4 * i;
+      const lo1 = cross[c]!, hi1 = cross[c + 1]!, lo2 = cross[c + 2]!, hi2 = cross[c + 3]!;
+      for (let j = i + 1; keys[j]! <= hi; j++) {
         const d = 4 * j;
         if (cross[d]! > hi1 || cross[d + 1]! < lo1 || cross[d + 2]! > hi2 || cross[d + 3]! < lo2) continue;
         this.trySlots(i, j);
@@ -180,8 +190,10 @@ export class Broadphase {
         if (t.component[i] === comp || t.fixed[i]! + fixed === 2) continue;
         const b = 6 * i;
         // lowest corner along n: n·c − Σ |n_i| e_i, with 2c = lo + hi and 2e = hi − lo
-        const c = nx * (box[b]! + box[b + 3]!) + ny * (box[b + 1]! + box[b + 4]!) + nz * (box[b + 2]! + box[b + 5]!);
-        const e = ax * (box[b + 3]! - box[b]!) + ay * (box[b + 4]! - box[b + 1]!) + az * (box[b + 5]! - box[b + 2]!);
+        const lx = box[b]!, ly = box[b + 1]!, lz = box[b + 2]!;
+        const hx = box[b + 3]!, hy = box[b + 4]!, hz = box[b + 5]!;
+        const c = nx * (lx + hx) + ny * (ly + hy) + nz * (lz + hz);
+        const e = ax * (hx - lx) + ay * (hy - ly) + az * (hz - lz);
         if (0.5 * (c - e) - d0 <= reach) this.addPair(p, i);
       }
     }
@@ -201,7 +213,8 @@ export class Broadphase {
 
   /** the pairs sorted by (A, B): counting sort on A, then insertion sort on B within each A */
   private orderPairs(): void {
-    const n = this.rawCount, bucket = this.bucket, rawA = this.rawA, rawB = this.rawB, A = this.pairA, B = this.pairB;
+    const n = this.rawCount, bucket = this.bucket, rawA = this.rawA, rawB = this.rawB;
+    const A = this.pairA, B = this.pairB;
     // bucket starts by A
     bucket.fill(0);
     for (let k = 0; k < n; k++) bucket[rawA[k]! + 1]++;

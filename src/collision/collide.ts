@@ -67,17 +67,26 @@ export class Collider {
     const perm = this.perm;
     for (let i = 0; i < n; i++) {
       let j = i - 1;
-      while (j >= 0 && (fa[perm[j]!]! > fa[i]! || (fa[perm[j]!] === fa[i] && fb[perm[j]!]! > fb[i]!))) { perm[j + 1] = perm[j]!; j--; }
+      while (j >= 0 && (fa[perm[j]!]! > fa[i]! || (fa[perm[j]!] === fa[i] && fb[perm[j]!]! > fb[i]!))) {
+        perm[j + 1] = perm[j]!; j--;
+      }
       perm[j + 1] = i;
     }
     // append, the normal from side a to side b
-    const first = out.count, ca = t.component[a]!, cb = t.component[b]!, s = flip ? -1 : 1, P = m.point, N = m.normal;
-    out.reserve(first + n);
+    const first = out.count, ca = t.component[a]!, cb = t.component[b]!, s = flip ? -1 : 1;
+    const P = m.point, N = m.normal;
+    // (reserve only when short: a call allocates its closure context even when it has room)
+    if (first + n > out.capacity) out.reserve(first + n);
     for (let k = 0; k < n; k++) {
-      const i = perm[k]!;
-      out.push(ca, a, fa[i]!, cb, b, fb[i]!, P[3 * i]!, P[3 * i + 1]!, P[3 * i + 2]!,
-        s * N[3 * i]!, s * N[3 * i + 1]!, s * N[3 * i + 2]!, m.gap[i]!);
+      const i = perm[k]!, c = first + k;
+      out.compA[c] = ca; out.shapeA[c] = a; out.featureA[c] = fa[i]!;
+      out.compB[c] = cb; out.shapeB[c] = b; out.featureB[c] = fb[i]!;
+      out.p_W[3 * c] = P[3 * i]!; out.p_W[3 * c + 1] = P[3 * i + 1]!; out.p_W[3 * c + 2] = P[3 * i + 2]!;
+      out.n_W[3 * c] = s * N[3 * i]!; out.n_W[3 * c + 1] = s * N[3 * i + 1]!;
+      out.n_W[3 * c + 2] = s * N[3 * i + 2]!;
+      out.gap[c] = m.gap[i]!;
     }
+    out.count = first + n;
     combineMaterials(out, first, out.count, t, a, b);
   }
 }

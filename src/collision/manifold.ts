@@ -23,7 +23,8 @@ export class Manifold {
   }
 
   /** appends a point, growing the arrays when full */
-  add(fa: number, fb: number, px: number, py: number, pz: number, nx: number, ny: number, nz: number, gap: number): void {
+  add(fa: number, fb: number, px: number, py: number, pz: number,
+    nx: number, ny: number, nz: number, gap: number): void {
     if (this.count === this.gap.length) this.grow();
     const i = this.count++;
     this.featureA[i] = fa; this.featureB[i] = fb; this.gap[i] = gap;

@@ -55,7 +55,8 @@ export function combineMaterial(out: SurfaceMaterial, a: SurfaceMaterial, b: Sur
 }
 
 /** writes the combined material of shapes a and b into contacts [first, end) of out */
-export function combineMaterials(out: ContactSet, first: number, end: number, m: MaterialColumns, a: number, b: number): void {
+export function combineMaterials(out: ContactSet, first: number, end: number, m: MaterialColumns,
+  a: number, b: number): void {
   // combine once per pair
   const mu = combineFriction(m.friction[a]!, m.friction[b]!);
   const e = combineRestitution(m.restitution[a]!, m.restitution[b]!);

@@ -4,8 +4,8 @@
  * point p₀; it is always the first shape, so every normal here is n (from the plane to the shape).
  *
  * Every shape meets the plane at spheres of radius r (r = 0 for a point): a sphere of centre c has
- * the gap φ = n·(c − p₀) − r; its deepest point c − r n and its foot on the plane c − (φ + r) n are
- * φ apart along n, and the contact point is midway, c − ((d + r)/2) n with d = n·(c − p₀). A
+ * the gap φ = n·(c − p₀) − r; its deepest point c − r n and its foot on the plane c − (φ + r) n
+ * are φ apart along n, and the contact point is midway, c − ((d + r)/2) n with d = n·(c − p₀). A
  * capsule meets the plane by its two end spheres (features 0 at −h e_z, 1 at +h e_z), which hold
  * its deepest point (the support of a segment is an end). A box meets it by its vertices (feature =
  * vertex index k, the vertex (±h_x, ±h_y, ±h_z) with the sign of axis j positive when bit j of k is
@@ -15,7 +15,8 @@ import { PARAMS_STRIDE, type ShapeTable } from './shapes.js';
 import type { Manifold } from './manifold.js';
 
 /** adds the contact of plane a with the sphere (c, r) of feature fb, when its gap is below the margin */
-function planeSphereAt(m: Manifold, t: ShapeTable, a: number, fb: number, cx: number, cy: number, cz: number, r: number): void {
+function planeSphereAt(m: Manifold, t: ShapeTable, a: number, fb: number,
+  cx: number, cy: number, cz: number, r: number): void {
   const R = t.rot, P = t.pos;
   const nx = R[9 * a + 2]!, ny = R[9 * a + 5]!, nz = R[9 * a + 8]!;
   const d = nx * (cx - P[3 * a]!) + ny * (cy - P[3 * a + 1]!) + nz * (cz - P[3 * a + 2]!);

@@ -74,19 +74,23 @@ function segmentFeature(s: number, h: number): number {
 /** sphere a, sphere b */
 export function sphereSphere(t: ShapeTable, a: number, b: number, m: Manifold): void {
   const P = t.pos, ra = t.params[PARAMS_STRIDE * a]!, rb = t.params[PARAMS_STRIDE * b]!;
-  addSpheres(m, t.margin, 0, P[3 * a]!, P[3 * a + 1]!, P[3 * a + 2]!, ra, 0, P[3 * b]!, P[3 * b + 1]!, P[3 * b + 2]!, rb, 0, 0, 1);
+  addSpheres(m, t.margin, 0, P[3 * a]!, P[3 * a + 1]!, P[3 * a + 2]!, ra,
+    0, P[3 * b]!, P[3 * b + 1]!, P[3 * b + 2]!, rb, 0, 0, 1);
 }
 
 /** sphere a, capsule b: the sphere against the closest point of b's segment */
 export function sphereCapsule(t: ShapeTable, a: number, b: number, m: Manifold): void {
   const P = t.pos, R = t.rot, w = m.work;
-  const ra = t.params[PARAMS_STRIDE * a]!, rb = t.params[PARAMS_STRIDE * b]!, hb = t.params[PARAMS_STRIDE * b + 1]!;
-  const ax = P[3 * a]!, ay = P[3 * a + 1]!, az = P[3 * a + 2]!, bx = P[3 * b]!, by = P[3 * b + 1]!, bz = P[3 * b + 2]!;
+  const ra = t.params[PARAMS_STRIDE * a]!, rb = t.params[PARAMS_STRIDE * b]!;
+  const hb = t.params[PARAMS_STRIDE * b + 1]!;
+  const ax = P[3 * a]!, ay = P[3 * a + 1]!, az = P[3 * a + 2]!;
+  const bx = P[3 * b]!, by = P[3 * b + 1]!, bz = P[3 * b + 2]!;
   const ux = R[9 * b + 2]!, uy = R[9 * b + 5]!, uz = R[9 * b + 8]!;
   // closest point of the segment to the sphere's centre
   const s = clamp(ux * (ax - bx) + uy * (ay - by) + uz * (az - bz), hb);
   tangent(w, 0, ux, uy, uz);
-  addSpheres(m, t.margin, 0, ax, ay, az, ra, segmentFeature(s, hb), bx + s * ux, by + s * uy, bz + s * uz, rb, w[0]!, w[1]!, w[2]!);
+  addSpheres(m, t.margin, 0, ax, ay, az, ra,
+    segmentFeature(s, hb), bx + s * ux, by + s * uy, bz + s * uz, rb, w[0]!, w[1]!, w[2]!);
 }
 
 /** capsule i's segment into w[o..o+7]: centre, unit axis, half length, radius */
@@ -109,7 +113,8 @@ function addSegmentPoints(m: Manifold, margin: number, s: number, u: number): vo
   const cn = Math.sqrt(cx * cx + cy * cy + cz * cz);
   if (cn > 1e-12) { w[16] = cx / cn; w[17] = cy / cn; w[18] = cz / cn; } else tangent(w, 16, uax, uay, uaz);
   addSpheres(m, margin, segmentFeature(s, w[6]!), w[0]! + s * uax, w[1]! + s * uay, w[2]! + s * uaz, w[7]!,
-    segmentFeature(u, w[14]!), w[8]! + u * ubx, w[9]! + u * uby, w[10]! + u * ubz, w[15]!, w[16]!, w[17]!, w[18]!);
+    segmentFeature(u, w[14]!), w[8]! + u * ubx, w[9]! + u * uby, w[10]! + u * ubz, w[15]!,
+    w[16]!, w[17]!, w[18]!);
 }
 
 /** capsule a, capsule b */
@@ -126,7 +131,8 @@ export function capsuleCapsule(t: ShapeTable, a: number, b: number, m: Manifold)
   const den = 1 - bd * bd;
   let s = den > 1e-12 ? clamp((bd * f - c) / den, ha) : clamp(-c, ha);
   let u = bd * s + f;
-  if (u < -hb) { u = -hb; s = clamp(-hb * bd - c, ha); } else if (u > hb) { u = hb; s = clamp(hb * bd - c, ha); }
+  if (u < -hb) { u = -hb; s = clamp(-hb * bd - c, ha); }
+  else if (u > hb) { u = hb; s = clamp(hb * bd - c, ha); }
   // nearly parallel with an overlap: both ends of the overlap, and the closest pair if deeper
   if (den < PARALLEL_SIN2 && parallelEnds(m, t.margin, ha, hb, bd, c, f)) {
     addSegmentPoints(m, -Infinity, s, u);
@@ -141,7 +147,8 @@ export function capsuleCapsule(t: ShapeTable, a: number, b: number, m: Manifold)
  * the contacts at both ends of the overlap of nearly parallel segments (their gaps into w[19], w[20]);
  * false, adding nothing, when the overlap is a point or empty
  */
-function parallelEnds(m: Manifold, margin: number, ha: number, hb: number, bd: number, c: number, f: number): boolean {
+function parallelEnds(m: Manifold, margin: number, ha: number, hb: number,
+  bd: number, c: number, f: number): boolean {
   // B's ends projected on A's axis (relative to A's centre): −c + u b for u = ±h_B
   const sign = bd >= 0 ? 1 : -1, lo = -c - hb * sign * bd, hi = -c + hb * sign * bd;
   if (!(Math.min(ha, hi) - Math.max(-ha, lo) > OVERLAP_EPS * (ha + hb))) return false;

@@ -18,7 +18,10 @@
  * The world AABB of each shape is exact for its pose (sphere: r; capsule: the segment's box grown by
  * r; box: Σ_j |R_ij| h_j; cylinder: r √(1 − a_i²) + h |a_i| for the axis a; ellipsoid:
  * √(Σ_j (R_ij r_j)²)), grown by half the detection margin on every side, so two boxes overlap
- * whenever their shapes are closer than the margin. A plane's box is infinite.
+ * whenever their shapes are closer than the margin. A plane's box is infinite. The bounding radius ρ
+ * of each shape about its centre (sphere r, capsule r + h, box |h|, cylinder √(r² + h²), ellipsoid
+ * the largest radius) lets the broadphase drop pairs whose centres are farther apart than
+ * ρ_A + ρ_B + margin.
  */
 import { ModelError, unitQuaternion } from '../model/errors.js';
 import { quatToMat3 } from '../math/quat.js';
@@ -55,7 +58,10 @@ export interface ShapeDesc {
   qOffset: number;
   /** true on a body (q holds origin and quaternion), false on a particle or the world */
   isBody: boolean;
-  /** sphere [r], capsule [r, halfLength], box [hx, hy, hz], plane [], cylinder [r, halfLength], ellipsoid [rx, ry, rz] */
+  /**
+   * sphere [r], capsule [r, halfLength], box [hx, hy, hz], plane [], cylinder [r, halfLength],
+   * ellipsoid [rx, ry, rz]
+   */
   params: readonly number[];
   /** position in the component frame (in world for the world), m */
   position: readonly [number, number, number] | readonly number[];
@@ -104,10 +110,13 @@ export class ShapeTable {
   readonly restitution: Float64Array;
   readonly compliance: Float64Array;
   readonly damping: Float64Array;
-  private readonly rc = new Float64Array(9);
+  /** (n) 1 when the shape's orientation in its component is not the identity */
+  private readonly turned: Uint8Array;
 
   constructor(descs: readonly ShapeDesc[], margin: number) {
-    if (!(margin >= 0) || !Number.isFinite(margin)) throw new ModelError('contact.margin', `must be finite and ≥ 0, got ${margin}`);
+    if (!(margin >= 0) || !Number.isFinite(margin)) {
+      throw new ModelError('contact.margin', `must be finite and ≥ 0, got ${margin}`);
+    }
     const n = descs.length;
     this.count = n; this.margin = margin;
     this.names = descs.map((d) => d.name);
@@ -115,6 +124,7 @@ export class ShapeTable {
     this.isBody = new Uint8Array(n); this.fixed = new Uint8Array(n); this.collide = new Uint8Array(n);
     this.params = new Float64Array(PARAMS_STRIDE * n); this.bound = new Float64Array(n);
     this.localPos = new Float64Array(3 * n); this.localRot = new Float64Array(9 * n);
+    this.turned = new Uint8Array(n);
     this.pos = new Float64Array(3 * n); this.rot = new Float64Array(9 * n); this.aabb = new Float64Array(6 * n);
     this.friction = new Float64Array(n); this.restitution = new Float64Array(n);
     this.compliance = new Float64Array(n); this.damping = new Float64Array(n);
@@ -128,7 +138,10 @@ export class ShapeTable {
     const code = KIND_CODE[d.kind];
     if (code === undefined) throw new ModelError(path, `unknown shape kind "${String(d.kind)}"`);
     const names = PARAM_NAMES[d.kind];
-    if (d.params.length !== names.length) throw new ModelError(`${path}.params`, `expected ${names.length} numbers (${names.join(', ')}), got ${d.params.length}`);
+    if (d.params.length !== names.length) {
+      const detail = `expected ${names.length} numbers (${names.join(', ')}), got ${d.params.length}`;
+      throw new ModelError(`${path}.params`, detail);
+    }
     names.forEach((name, k) => {
       const v = d.params[k]!;
       const ok = Number.isFinite(v) && (v > 0 || (v === 0 && name === 'half length' && d.kind === 'capsule'));
@@ -139,16 +152,22 @@ export class ShapeTable {
     this.bound[i] = boundingRadius(code, pr[0]!, pr[1]!, pr[2]!);
     // component
     const world = d.component < 0;
-    if (!world && !(d.qOffset >= 0)) throw new ModelError(path, `qOffset must be ≥ 0 on component ${d.component}`);
+    if (!world && !(d.qOffset >= 0)) {
+      throw new ModelError(path, `qOffset must be ≥ 0 on component ${d.component}`);
+    }
     this.kind[i] = code; this.component[i] = world ? -1 : d.component; this.qOffset[i] = world ? -1 : d.qOffset;
     this.isBody[i] = !world && d.isBody ? 1 : 0;
     this.fixed[i] = world || d.fixed === true ? 1 : 0;
     this.collide[i] = d.collide ? 1 : 0;
     // pose in the component frame
     const p = d.position;
-    if (p.length !== 3 || !p.every(Number.isFinite)) throw new ModelError(`${path}.position`, 'expected 3 finite numbers');
+    if (p.length !== 3 || !p.every(Number.isFinite)) {
+      throw new ModelError(`${path}.position`, 'expected 3 finite numbers');
+    }
     this.localPos.set(p, 3 * i);
-    quatToMat3(this.localRot.subarray(9 * i, 9 * i + 9), unitQuaternion(`${path}.orientation`, d.orientation as number[]));
+    const qs = unitQuaternion(`${path}.orientation`, d.orientation as number[]);
+    quatToMat3(this.localRot.subarray(9 * i, 9 * i + 9), qs);
+    this.turned[i] = qs[1] === 0 && qs[2] === 0 && qs[3] === 0 ? 0 : 1;
     this.describeMaterial(i, d.material, `${path}.material`);
     // a world shape's pose is its local pose, fixed from here on
     if (world) {
@@ -160,7 +179,10 @@ export class ShapeTable {
 
   private describeMaterial(i: number, m: SurfaceMaterial, path: string): void {
     const check = (v: number, name: string, max = Infinity): number => {
-      if (!(v >= 0 && v <= max) || !Number.isFinite(v)) throw new ModelError(`${path}.${name}`, `must be finite, ≥ 0${max < Infinity ? ` and ≤ ${max}` : ''}, got ${v}`);
+      if (!(v >= 0 && v <= max) || !Number.isFinite(v)) {
+        const bound = max < Infinity ? ` and ≤ ${max}` : '';
+        throw new ModelError(`${path}.${name}`, `must be finite, ≥ 0${bound}, got ${v}`);
+      }
       return v;
     };
     this.friction[i] = check(m.friction, 'friction');
@@ -179,26 +201,41 @@ export class ShapeTable {
     }
   }
 
-  /** p_W = x + R_c p_c, R_W = R_c R_s with R_c from the body quaternion at q[o + 3] */
+  /** p_W = x + R_c p_c, R_W = R_c R_s with R_c from the body quaternion at q[o + 3] (theory.md §3) */
   private bodyPose(i: number, q: Float64Array, o: number): void {
-    const rc = quatToMat3(this.rc, q, o + 3), lp = this.localPos, lr = this.localRot, pos = this.pos, rot = this.rot;
-    const px = lp[3 * i]!, py = lp[3 * i + 1]!, pz = lp[3 * i + 2]!;
+    const rot = this.rot, b = 9 * i;
+    // R_c straight into the shape's rotation
+    const w = q[o + 3]!, x = q[o + 4]!, y = q[o + 5]!, z = q[o + 6]!;
+    const xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z;
+    const wx = w * x, wy = w * y, wz = w * z;
+    const r0 = 1 - 2 * (yy + zz), r1 = 2 * (xy - wz), r2 = 2 * (xz + wy);
+    const r3 = 2 * (xy + wz), r4 = 1 - 2 * (xx + zz), r5 = 2 * (yz - wx);
+    const r6 = 2 * (xz - wy), r7 = 2 * (yz + wx), r8 = 1 - 2 * (xx + yy);
     // position: origin plus the rotated offset
-    for (let r = 0; r < 3; r++) {
-      pos[3 * i + r] = q[o + r]! + rc[3 * r]! * px + rc[3 * r + 1]! * py + rc[3 * r + 2]! * pz;
+    const lp = this.localPos, pos = this.pos, px = lp[3 * i]!, py = lp[3 * i + 1]!, pz = lp[3 * i + 2]!;
+    pos[3 * i] = q[o]! + r0 * px + r1 * py + r2 * pz;
+    pos[3 * i + 1] = q[o + 1]! + r3 * px + r4 * py + r5 * pz;
+    pos[3 * i + 2] = q[o + 2]! + r6 * px + r7 * py + r8 * pz;
+    if (this.turned[i] === 0) {
+      rot[b] = r0; rot[b + 1] = r1; rot[b + 2] = r2; rot[b + 3] = r3; rot[b + 4] = r4;
+      rot[b + 5] = r5; rot[b + 6] = r6; rot[b + 7] = r7; rot[b + 8] = r8;
+      return;
     }
-    // rotation: body rotation times the shape's own
-    const b = 9 * i;
-    for (let r = 0; r < 3; r++) {
-      const a0 = rc[3 * r]!, a1 = rc[3 * r + 1]!, a2 = rc[3 * r + 2]!;
-      for (let c = 0; c < 3; c++) rot[b + 3 * r + c] = a0 * lr[b + c]! + a1 * lr[b + 3 + c]! + a2 * lr[b + 6 + c]!;
+    // a shape turned in its body: R_c R_s
+    const lr = this.localRot;
+    for (let c = 0; c < 3; c++) {
+      const s0 = lr[b + c]!, s1 = lr[b + 3 + c]!, s2 = lr[b + 6 + c]!;
+      rot[b + c] = r0 * s0 + r1 * s1 + r2 * s2;
+      rot[b + 3 + c] = r3 * s0 + r4 * s1 + r5 * s2;
+      rot[b + 6 + c] = r6 * s0 + r7 * s1 + r8 * s2;
     }
   }
 
   /** a particle translates its shape: p_W = x + p_c, R_W = R_s */
   private particlePose(i: number, q: Float64Array, o: number): void {
     const lp = this.localPos, pos = this.pos;
-    pos[3 * i] = q[o]! + lp[3 * i]!; pos[3 * i + 1] = q[o + 1]! + lp[3 * i + 1]!; pos[3 * i + 2] = q[o + 2]! + lp[3 * i + 2]!;
+    pos[3 * i] = q[o]! + lp[3 * i]!; pos[3 * i + 1] = q[o + 1]! + lp[3 * i + 1]!;
+    pos[3 * i + 2] = q[o + 2]! + lp[3 * i + 2]!;
     for (let k = 0; k < 9; k++) this.rot[9 * i + k] = this.localRot[9 * i + k]!;
   }
 
@@ -209,7 +246,9 @@ export class ShapeTable {
     let ex = Infinity, ey = Infinity, ez = Infinity;
     switch (this.kind[i]) {
       case SPHERE: ex = a; ey = a; ez = a; break;
-      case CAPSULE: ex = a + h * Math.abs(R[b + 2]!); ey = a + h * Math.abs(R[b + 5]!); ez = a + h * Math.abs(R[b + 8]!); break;
+      case CAPSULE:
+        ex = a + h * Math.abs(R[b + 2]!); ey = a + h * Math.abs(R[b + 5]!); ez = a + h * Math.abs(R[b + 8]!);
+        break;
       case BOX:
         ex = a * Math.abs(R[b]!) + h * Math.abs(R[b + 1]!) + c * Math.abs(R[b + 2]!);
         ey = a * Math.abs(R[b + 3]!) + h * Math.abs(R[b + 4]!) + c * Math.abs(R[b + 5]!);
