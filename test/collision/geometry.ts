@@ -5,10 +5,11 @@
  * distance of two convex shapes), and fast-check arbitraries for poses.
  */
 import fc from 'fast-check';
+import { expect } from 'vitest';
 import { Collider } from '../../src/collision/collide.js';
 import type { ShapeDesc, ShapeKindName } from '../../src/collision/shapes.js';
 import { ContactSet } from '../../src/contact/contactSet.js';
-import { quatToMat3 } from '../../src/math/quat.js';
+import { quatMul, quatRotate, quatToMat3 } from '../../src/math/quat.js';
 
 export const MAT = { friction: 0.5, restitution: 0.2, compliance: 0, damping: 0 };
 
@@ -193,6 +194,29 @@ export function roundDistance(a: Solid, b: Solid): number {
     if (f(m1) <= f(m2)) hi = m2; else lo = m1;
   }
   return Math.min(f(lo), f(-A.h), f(A.h)) - a.params[0]! - b.params[0]!;
+}
+
+/** s moved by the rigid motion x ↦ rot x + t */
+export function moveSolid(s: Solid, t: readonly number[], rot: Float64Array): Solid {
+  const p = quatRotate(new Float64Array(3), rot, Float64Array.from(s.p));
+  return { ...s, p: Array.from(p, (v, k) => v + t[k]!), q: Array.from(quatMul(new Float64Array(4), rot, Float64Array.from(unit(s.q)))) };
+}
+
+/** the contacts of the solids moved by x ↦ rot x + t are their contacts moved: same features and gaps */
+export function expectRigidInvariance(solids: readonly Solid[], t: readonly number[], rq: readonly number[], margin: number): void {
+  const rot = Float64Array.from(rq);
+  const c0 = contactsOf(solids, margin), c1 = contactsOf(solids.map((s) => moveSolid(s, t, rot)), margin);
+  expect(c1.map((c) => [c.featureA, c.featureB])).toEqual(c0.map((c) => [c.featureA, c.featureB]));
+  c0.forEach((c, i) => {
+    const d = c1[i]!;
+    expect(d.gap).toBeCloseTo(c.gap, 10);
+    const n = quatRotate(new Float64Array(3), rot, Float64Array.from(c.n));
+    const p = quatRotate(new Float64Array(3), rot, Float64Array.from(c.p));
+    for (let k = 0; k < 3; k++) {
+      expect(d.n[k]!).toBeCloseTo(n[k]!, 8);
+      expect(d.p[k]!).toBeCloseTo(p[k]! + t[k]!, 9);
+    }
+  });
 }
 
 // fast-check arbitraries
