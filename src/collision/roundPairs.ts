@@ -33,7 +33,12 @@ const OVERLAP_EPS = 1e-9;
 /** the crossing point of parallel capsules is added when deeper than both ends by this × (r_A + r_B) */
 const CROSSING_DEPTH = 1e-6;
 
-/** where the round pairs leave the gap of their last point in Manifold.work (no boxed return values) */
+/**
+ * Manifold.work layout of the capsule pair: [0, 8) segment A and [8, 16) segment B (centre, axis,
+ * half length, radius), [16, 19) the normal for meeting cores, 19 and 20 the gaps of the overlap
+ * ends, GAP the gap of the last point measured (returned through memory: a returned double would be
+ * boxed on the heap)
+ */
 const GAP = 23;
 
 /**
