@@ -14,6 +14,13 @@
  * factorization the step already has. Column j of W costs one solve with those factors
  * (column j = N̄ A⁻¹ N̄ᵀ e_j), so the solvers ask only for the columns they need (§0.8) and each
  * is computed once per step. A compliant row adds its γα/h² to W's diagonal (eq. 0.10).
+ *
+ * A non-symmetric step matrix (the rigid-body Jacobians of theory.md §13) is factored as its
+ * symmetric part S (solvers/stepSolver.ts); the rows' response goes through S: W = N̄S⁻¹N̄ᵀ and
+ * x = x₀ + S⁻¹N̄ᵀz, so W is symmetric positive semidefinite, as the pivoting and Gauss-Seidel
+ * solvers require, and the end-of-step velocities satisfy the complementarity conditions exactly.
+ * The free step x₀ still solves A itself; the response of the contact impulses differs from A's
+ * by the skew part, O(h|ω|) of the gyroscopic terms (theory.md §15).
  */
 import type { LcpMatrix } from '../solvers/lcp/types.js';
 import type { UnilateralRows } from '../contact/rows.js';
@@ -72,11 +79,17 @@ export class ReducedMatrix implements LcpMatrix {
     const rows = this.rows!, rhs = this.rhs, y = this.y;
     rhs.fill(0);
     this.scatterRow(rhs, j, 1);
-    this.ws.solveWith(rhs, y);
+    this.solveS(rhs, y);
     for (let i = 0; i < this.n; i++) out[i] = this.rowDot(i, y);
     out[j] = out[j]! + rows.reg[j]!;
     this.have[j] = 1;
     this.columnsComputed++;
+  }
+
+  /** y ← S⁻¹ rhs: the step matrix's own solve when it is symmetric, else its symmetric part's */
+  solveS(rhs: Float64Array, y: Float64Array): void {
+    if (this.ws.solver.symmetric) this.ws.solveWith(rhs, y);
+    else this.ws.solveDirect(rhs, y);
   }
 
   /** out (solve layout) += s · J_jᵀ (the row's generalized impulse per unit z) */

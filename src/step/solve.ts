@@ -10,7 +10,7 @@
  * Without rows it is the bilateral solve alone, bit for bit. With rows: x₀ = A⁻¹[r; c], the
  * reduced LCP w = W z + q of step/reduced.ts (W = N̄A⁻¹N̄ᵀ, q = N(u + Δu₀) + b) solved by the
  * model's contact solver, then x = x₀ + A⁻¹[Nᵀz; 0], so the bilateral impulses see the contact
- * impulses. Under `pgs` with a block-diagonal step matrix (no joints, no coupling forces) W never
+ * impulses (through the symmetric part of A when A is not symmetric: step/reduced.ts). Under `pgs` with a block-diagonal step matrix (no joints, no coupling forces) W never
  * goes through the factorization (step/contactPgs.ts). The impulses stay in `rows.z` for the
  * report (forces z/h) and the next step's warm start.
  */
@@ -102,10 +102,10 @@ export class VelocitySolve {
       rep = this.blockPgs.solve(s.contacts, rows, s.normalRow, s.warm, s.q, this.uFree, x);
     } else {
       rep = this.reduced(rows, solver);
-      // x += A⁻¹ [Nᵀz; 0]
+      // x += S⁻¹ [Nᵀz; 0] (A⁻¹ when the step matrix is symmetric; step/reduced.ts)
       this.rhs.fill(0);
       for (let j = 0; j < n; j++) if (rows.z[j] !== 0) this.W.scatterRow(this.rhs, j, rows.z[j]!);
-      ws.solveWith(this.rhs, this.y);
+      this.W.solveS(this.rhs, this.y);
       for (let i = 0; i < x.length; i++) x[i] = x[i]! + this.y[i]!;
     }
     const r = this.report;
