@@ -108,8 +108,8 @@ describe('the fastest turn of a body in one step (h|ω|)', () => {
   });
 
   // found by bench/robustness.ts: the chain spins its links up about their long axes; under the
-  // trapezoidal rule it holds at h = 1/60, warned of its fast turns, and diverges at h = 1/50
-  // (step 85), where the error must say more than "could not be factored"
+  // trapezoidal rule it diverges at h = 1/50 (step 32, after a fast turn at step 26), where the
+  // error must say more than "could not be factored"
   it('the trapezoidal rule warns when a body turns more than FAST_TURN rad in a step, and a divergence after it says so', () => {
     const sim = universalChain('trapezoidal', 1 / 50);
     let err: unknown = null;
@@ -127,10 +127,10 @@ describe('the fastest turn of a body in one step (h|ω|)', () => {
 
   it('after a restore, a divergence names the first fast turn of the restored run; the warning stays one', () => {
     const sim = universalChain('trapezoidal', 1 / 50);
-    // before the first fast turn (step 26), then past it, short of the divergence (step 85)
+    // before the first fast turn (step 26), then past it, short of the divergence (step 32)
     sim.steps(20);
     const cp = sim.checkpoint();
-    sim.steps(45);
+    sim.steps(9);
     sim.restore(cp);
     let err: unknown = null;
     try { sim.steps(200); } catch (e) { err = e; }

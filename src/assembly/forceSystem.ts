@@ -13,6 +13,7 @@ import { BlockPattern, BlockMatrix, type BlockLayout } from './blockSparse.js';
 import type { ForceContext, ForceEffector } from '../forces/force.js';
 import { PathSpring, type PathSpringScratch, type SpringReadout } from '../forces/pathSpring.js';
 import { FrameSpring, type FrameSpringScratch, type FrameSpringReadout } from '../forces/frameSpring.js';
+import { InertialForces, type InertialScratch } from '../forces/inertial.js';
 
 export type { SpringReadout } from '../forces/pathSpring.js';
 export type { FrameSpringReadout } from '../forces/frameSpring.js';
@@ -59,6 +60,8 @@ export class ForceSystem {
    * src/model/kinematics.ts, freshness)
    */
   private readonly reads: (Int32Array | null)[];
+  /** the inertial forces' scratch (one, or none without dynamic bodies): `jacobians` sets its frozenInertia */
+  private readonly inertial: InertialScratch[];
 
   /**
    * `register` adds further blocks (the constraint rows) before the pattern is built; `kin`, the
@@ -91,6 +94,7 @@ export class ForceSystem {
     this.ctx = { model, q: model.initialQ, u: model.initialU, kin: this.kin, pm: this.pm };
     this.ctx2 = this.ctx;
     this.reads = model.forces.map(readComponents);
+    this.inertial = model.forces.flatMap((force, i) => (force instanceof InertialForces ? [this.scratch[i] as InertialScratch] : []));
   }
 
   /** points the evaluation at (q, u) and refreshes the body caches */
@@ -126,9 +130,13 @@ export class ForceSystem {
     return this.f;
   }
 
-  /** K ← ∂f/∂q, D ← ∂f/∂u at (q, u) */
-  jacobians(q: Float64Array, u: Float64Array): void {
+  /**
+   * K ← ∂f/∂q, D ← ∂f/∂u at (q, u); with `frozenInertia` K leaves out the inertial forces' term
+   * of J turning with the body (implicit Euler: J frozen at q, as M is; forces/inertial.ts)
+   */
+  jacobians(q: Float64Array, u: Float64Array, frozenInertia = false): void {
     const ctx = this.bind(q, u);
+    for (let i = 0; i < this.inertial.length; i++) this.inertial[i]!.frozenInertia = frozenInertia;
     this.K.zero();
     this.D.zero();
     const forces = this.model.forces, scratch = this.scratch;

@@ -33,8 +33,8 @@ export class StiffnessScratch {
   readonly Sv = new Float64Array(9);
   readonly P = new Float64Array(9);
   readonly v = new Float64Array(3);
-  /** a lever's force f (0..2) and arm r (3..5) for leverCurvature, which uses 6..9 as its own scratch */
-  readonly fr = new Float64Array(10);
+  /** a lever's force f (0..2) and arm r (3..5) for leverCurvature */
+  readonly fr = new Float64Array(6);
 }
 
 /**
@@ -67,47 +67,32 @@ export function addTranslationalStiffness(K: BlockMatrix, fsr: Float64Array, o: 
 /**
  * The curvature of a lever (the position projection's Newton step, step/stabilize.ts): a
  * fixed world force f at the point x + r of a body turned by the world rotation vector β has
- * f·(exp([β]) r) = f·r + f·(β × r) + ½ f·(β × (β × r)) + O(β³), so its Hessian in β is
+ * f·(exp([β]) r) = f·r + f·(β × r) + ½ f·(β × (β × r)) + O(β³), whose Hessian in β is
+ * sym(r fᵀ) − (f·r) I. Turns about r itself move nothing, at any order; the Hessian's entries
+ * that couple them to the other turns come from the exponential coordinates (the first-order
+ * term f·(β × r) is not zero), not from the lever. The metric keeps the Hessian on the turns
+ * normal to r, where it is −(f·r)(I − r̂r̂ᵀ), and only where that is positive (f·r < 0, as on
+ * the links of a chain under tension):
  *
- *   H = sym(r fᵀ) − (f·r) I,
+ *   C = −(f·r)(I − r̂r̂ᵀ)  for f·r < 0,  0 otherwise.
  *
- * with eigenvalues ½(b − a) ≥ 0 on r̂ + f̂, −½(a + b) ≤ 0 on r̂ − f̂ and −a on r̂ × f̂ (a = f·r,
- * b = |f||r|), for f = fr[0..3) and r = fr[3..6) (an array: doubles passed to a call that V8
- * does not inline are boxed, 16 B each; fr[6..10) is overwritten as scratch). P ← H, or with `positive` its positive semidefinite part
- * (the negative eigenvalues removed); returns false when there is nothing (f or r zero, or H ≤ 0).
+ * A term on r̂ would be wrong in the velocity projection, which shares the metric: it coupled
+ * the free spin of a thin link about its lever (its smallest moment) to the turns the joint
+ * sees, and drove that spin up to tear a 300-link chain (docs/constraints.md). P ← C for
+ * f = fr[0..3) and r = fr[3..6) (an array: doubles passed to a call that V8 does not inline are
+ * boxed, 16 B each); returns false when C is zero.
  */
-export function leverCurvature(P: Float64Array, fr: Float64Array, positive: boolean): boolean {
+export function leverCurvature(P: Float64Array, fr: Float64Array): boolean {
   const fx = fr[0]!, fy = fr[1]!, fz = fr[2]!, rx = fr[3]!, ry = fr[4]!, rz = fr[5]!;
-  const fn = Math.sqrt(fx * fx + fy * fy + fz * fz), rn = Math.sqrt(rx * rx + ry * ry + rz * rz);
-  if (fn === 0 || rn === 0) return false;
-  const a = fx * rx + fy * ry + fz * rz, b = fn * rn;
-  // H
-  P[0] = rx * fx - a; P[4] = ry * fy - a; P[8] = rz * fz - a;
-  P[1] = P[3] = 0.5 * (rx * fy + fx * ry);
-  P[2] = P[6] = 0.5 * (rx * fz + fx * rz);
-  P[5] = P[7] = 0.5 * (ry * fz + fy * rz);
-  if (!positive) return true;
-  const ux = fx / fn, uy = fy / fn, uz = fz / fn, vx = rx / rn, vy = ry / rn, vz = rz / rn;
-  // minus the negative eigenvalue on r̂ − f̂; within 1e-3 rad of r̂ = f̂, where the difference
-  // loses digits (error b·ε/|r̂ − f̂|), H⁺ (≤ b·θ²/4) is taken as zero
-  const ex = vx - ux, ey = vy - uy, ez = vz - uz, ee = ex * ex + ey * ey + ez * ez;
-  if (ee < 1e-6) return false;
-  fr[6] = ex; fr[7] = ey; fr[8] = ez; fr[9] = (0.5 * (a + b)) / ee;
-  addOuter(P, fr);
-  // and the one on r̂ × f̂ when a > 0
-  if (a > 0) {
-    const nx = vy * uz - vz * uy, ny = vz * ux - vx * uz, nz = vx * uy - vy * ux, nn = nx * nx + ny * ny + nz * nz;
-    if (nn > 1e-6) { fr[6] = nx; fr[7] = ny; fr[8] = nz; fr[9] = a / nn; addOuter(P, fr); }
-  }
+  const a = fx * rx + fy * ry + fz * rz, rr = rx * rx + ry * ry + rz * rz;
+  if (!(a < 0)) return false;
+  // −a (I − r rᵀ / |r|²)
+  const s = -a / rr;
+  P[0] = -a - s * rx * rx; P[4] = -a - s * ry * ry; P[8] = -a - s * rz * rz;
+  P[1] = P[3] = -s * rx * ry;
+  P[2] = P[6] = -s * rx * rz;
+  P[5] = P[7] = -s * ry * rz;
   return true;
-}
-
-/** P += s v vᵀ (3×3) for v = w[6..9), s = w[9] (read from the array: no boxed doubles) */
-function addOuter(P: Float64Array, w: Float64Array): void {
-  const x = w[6]!, y = w[7]!, z = w[8]!, s = w[9]!;
-  P[0] = P[0]! + s * x * x; P[4] = P[4]! + s * y * y; P[8] = P[8]! + s * z * z;
-  const xy = s * x * y, xz = s * x * z, yz = s * y * z;
-  P[1] = P[1]! + xy; P[3] = P[3]! + xy; P[2] = P[2]! + xz; P[6] = P[6]! + xz; P[5] = P[5]! + yz; P[7] = P[7]! + yz;
 }
 
 /**
@@ -123,7 +108,7 @@ function addOuter(P: Float64Array, w: Float64Array): void {
 export const CURVATURE_CAP = 2;
 
 /**
- * out[9·blk … 9·blk+9) += the positive part of the lever curvature of the force sgn·f (fsr[0..3))
+ * out[9·blk … 9·blk+9) += the lever curvature C of the force sgn·f (fsr[0..3))
  * at the lever r = fsr[r0 .. r0+3), scaled to |f||r| ≤ CURVATURE_CAP·trace, unless |f||r| is
  * below 1e-12 of trace (negligible, and no subnormal numbers reach the factorization); trace =
  * traces[blk] is that of the body's rotational block without any curvature, so the cap does not
@@ -136,7 +121,7 @@ export function addLeverCurvature(out: Float64Array, blk: number, traces: Float6
   fr[0] = sgn * fsr[0]!; fr[1] = sgn * fsr[1]!; fr[2] = sgn * fsr[2]!; fr[3] = fsr[r0]!; fr[4] = fsr[r0 + 1]!; fr[5] = fsr[r0 + 2]!;
   const b = Math.sqrt((fr[0]! * fr[0]! + fr[1]! * fr[1]! + fr[2]! * fr[2]!) * (fr[3]! * fr[3]! + fr[4]! * fr[4]! + fr[5]! * fr[5]!)), cap = CURVATURE_CAP * trace;
   if (b <= 1e-12 * trace) return;
-  if (!leverCurvature(t.P, fr, true)) return;
+  if (!leverCurvature(t.P, fr)) return;
   const s = b > cap ? cap / b : 1, P = t.P;
   for (let k = 0; k < 9; k++) out[o + k] = out[o + k]! + s * P[k]!;
 }

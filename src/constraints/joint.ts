@@ -117,8 +117,8 @@ class TranslationalStiffness implements GeometricStiffnessTerm {
 
 /**
  * A joint's term of the position projection's curvature (step/stabilize.ts; summed over
- * the joints by JointBatch.addCurvature): the positive part of its three translational rows'
- * curvature (axes codes[co …]; the joint's kinematics at b[o …], after framePositions) at the
+ * the joints by JointBatch.addCurvature): the lever curvature C of its three translational rows
+ * (axes codes[co …]; the joint's kinematics at b[o …], after framePositions) at the
  * multipliers mu[lo …], added to curvature[9·block …] for the blocks bA and bB (−1: none;
  * geometricStiffness.ts, addLeverCurvature). The three rows' multipliers are the world force f,
  * and μᵀg = f·(x_D − x_C) has no A-B coupling. Side A's lever is s = r_C + d, not r_C: the rows

@@ -11,6 +11,15 @@
  *   ∂f_in/∂ω = ( m([ω][c] + [a]) ;  −[ω]J + [Jω] + m[c]([ω][c] + [a]) )
  *   ∂f_in/∂θ = ( m[ω][ω][c] ;  −[ω](J[ω] − [Jω]) − m([b][c] − [c][ω][ω][c]) )
  * Both are non-symmetric (theory.md §13). M(q) itself is frozen at the start of each step.
+ * Implicit Euler freezes J in the gyroscopic torque too (`frozenInertia`: K without the term
+ * −[ω](J[ω] − [Jω]) of J turning, δJ = [δθ]J − J[δθ]); for a body whose origin is its centre of
+ * mass its rotational step is then implicit Euler of Euler's equations in the body axes of q_k
+ * (the step turns the body about ω⁺, which leaves ω⁺ in place). With that term but M frozen, a
+ * symmetric thin body turning at ω_t about a transverse axis had its spin s about the axis of the
+ * small moment I_s multiplied by 1 − (hω_t)²(I_t − I_s)/I_s per step instead of kept: beyond
+ * (hω_t)²(I_t − I_s)/I_s = 2 it grew, alternating in sign (the chains' links at h = 1/60: from
+ * ω_t = 24.5 rad/s). The terms of c turning stay: without them the torque-free body of
+ * test/numerics/torqueFree.test.ts (offset centre of mass) rose above its initial energy.
  * A body whose origin is its centre of mass (c = 0, so a = b = 0) keeps only
  *   ∂f_in/∂ω = ( 0 ;  −[ω]J + [Jω] ),   ∂f_in/∂θ = ( 0 ;  −[ω]J[ω] + [ω][Jω] ),
  * evaluated entry by entry (`addCentred`): [ω][v] = v ωᵀ − (ω·v) I, and row i of P[ω] is P_i × ω.
@@ -42,6 +51,11 @@ export class InertialScratch {
   readonly T2 = new Float64Array(9);
   readonly X = new Float64Array(9);
   readonly Y = new Float64Array(9);   // a block scaled by m before add3 (scale 1 is a small integer, so the call boxes no double)
+  /**
+   * leave the part of ∂f_in/∂θ that comes from J turning with the body out of K
+   * (ForceSystem.jacobians): implicit Euler keeps M, and so J, frozen at q_k (see above)
+   */
+  frozenInertia = false;
 }
 
 export class InertialForces implements ForceEffector<InertialScratch> {
@@ -111,13 +125,17 @@ export class InertialForces implements ForceEffector<InertialScratch> {
       mul3(st.T2, st.T1, st.Sc);          // T2 = [ω][ω][c]
       for (let r = 0; r < 9; r++) st.Y[r] = m * st.T2[r]!;
       K.add3(s, 0, 3, st.Y, 1);
-      // K_ωθ = −[ω](J[ω] − [Jω]) − m([b][c] − [c][ω][ω][c])
-      mul3(st.T1, st.J, st.Sw);
-      for (let r = 0; r < 9; r++) st.T1[r] = st.T1[r]! - st.SJw[r]!;
-      mul3(st.X, st.Sw, st.T1);            // X = [ω](J[ω] − [Jω])
+      // K_ωθ = −[ω](J[ω] − [Jω]) − m([b][c] − [c][ω][ω][c]), its first term (J turning) left out
+      // with frozenInertia
       mul3(st.T1, st.Sc, st.T2);           // T1 = [c][ω][ω][c]
-      mul3(st.T2, st.Sb, st.Sc);           // T2 = [b][c]
-      for (let r = 0; r < 9; r++) st.X[r] = -st.X[r]! - m * (st.T2[r]! - st.T1[r]!);
+      mul3(st.X, st.Sb, st.Sc);            // X = [b][c]
+      for (let r = 0; r < 9; r++) st.X[r] = -m * (st.X[r]! - st.T1[r]!);
+      if (!st.frozenInertia) {
+        mul3(st.T1, st.J, st.Sw);
+        for (let r = 0; r < 9; r++) st.T1[r] = st.T1[r]! - st.SJw[r]!;
+        mul3(st.T2, st.Sw, st.T1);         // T2 = [ω](J[ω] − [Jω])
+        for (let r = 0; r < 9; r++) st.X[r] = st.X[r]! - st.T2[r]!;
+      }
       K.add3(s, 3, 3, st.X, 1);
     }
   }
@@ -142,7 +160,7 @@ export class InertialForces implements ForceEffector<InertialScratch> {
     // T = −P + [Jω]
     T[1] = T[1]! - vz; T[2] = T[2]! + vy; T[3] = T[3]! + vz; T[5] = T[5]! - vx; T[6] = T[6]! - vy; T[7] = T[7]! + vx;
     D.add3(s, 3, 3, T, 1);
-    K.add3(s, 3, 3, X, 1);
+    if (!st.frozenInertia) K.add3(s, 3, 3, X, 1);
   }
 
   potentialEnergy(): number { return 0; }

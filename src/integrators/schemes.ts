@@ -21,7 +21,9 @@
  * Bridson-Marino's second force is M(q_k) M(q⁺)⁻¹ f(q⁺, u_k); without them both drop to first
  * order on spinning bodies. Implicit Euler keeps M frozen at q_k and omits the term: measured on
  * free spinning bodies, that version always dissipates energy while the exact linearization
- * gains up to 74% in 20 s at large steps (docs/integrators.md).
+ * gains up to 74% in 20 s at large steps (docs/integrators.md). With M it freezes J in the
+ * gyroscopic torque (K without the term of J turning; forces/inertial.ts, frozenInertia): with
+ * that term the spin of thin links grew without bound at large steps.
  */
 import type { Workspace } from '../step/workspace.js';
 import type { State } from '../model/state.js';
@@ -69,7 +71,7 @@ function linearlyImplicit(theta: number): Scheme {
     // forces, Jacobians and mass at the start of the step
     ws.mass(q);
     ws.gather(s.s1, ws.fs.forces(q, u));
-    ws.fs.jacobians(q, u);
+    ws.fs.jacobians(q, u, theta === 1);
     const geometric = ws.addGeometricStiffness(q, u);
     // second order only: K −= ∂(M a)/∂q at a = M⁻¹ f (the mass variation)
     if (theta !== 1) { ws.massInverse(s.s2, s.s1); ws.addMassVariation(s.s2); }
@@ -80,7 +82,7 @@ function linearlyImplicit(theta: number): Scheme {
     if (!geometric) ws.factor(theta * h, theta * theta * h * h);
     else if (!ws.tryFactor(theta * h, theta * theta * h * h)) {
       ws.noteGeometricFallback();
-      ws.fs.jacobians(q, u);
+      ws.fs.jacobians(q, u, theta === 1);
       if (theta !== 1) ws.addMassVariation(s.s2);
       ws.factor(theta * h, theta * theta * h * h);
     }

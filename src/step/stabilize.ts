@@ -11,14 +11,17 @@
  * step is a backtracking line search on ‖g‖₂ (α = 1, ½, … 1/64, Armijo): far from the manifold
  * (large steps, nearly singular chains) the full Newton step overshoots and the violation
  * oscillates and grows until the chain comes apart.
- * Velocities: [0; −G u] with G re-evaluated at the final configuration removes the velocity
+ * Velocities: first carried with the turns the correction gave the bodies (velocityTransport.ts:
+ * ω turns with its body, so a thin body's spin is not changed by turning its axis). Then
+ * [0; −G u] with G re-evaluated at the final configuration removes the velocity
  * component that violates ġ = 0 there, u ← P_v(q⁺) u, by chord iterations on the last
  * factorization until |G u| ≤ 1e-13, refactored at the final configuration when an iteration
  * gains less than a factor 10. Before them, when the last position iteration's contraction ρ
  * predicts more chord solves, ⌈log(|G u| / 1e-13) / log(1/ρ)⌉, than a factorization and one solve
  * cost (StepSolver.factorCost: the factorization's multiply-adds in solves), the factored matrix
  * gets G(q⁺) in place of its G, its metric kept, and is factored again: on chain100 that is one
- * factorization and a solve instead of five chord solves.
+ * factorization and a solve instead of five chord solves. After a turn of a body past
+ * METRIC_TURN the whole matrix is factored at q⁺ instead.
  * Metric: both projections weight by the factored matrix, M plus the curvature below, so they
  * are the mass-weighted ones of theory.md §8 only where the curvature is zero (measured consequences:
  * docs/constraints.md, stabilization). The model's `velocityMetric: 'mass'` makes the velocity
@@ -32,8 +35,10 @@
  * Curvature: a full factorization takes the matrix of a Newton step of the closest-point problem
  * min ½‖δq‖²_M s.t. g(q + δq) = 0, whose Hessian is M + ∂²(μᵀg)/∂q² at its multipliers μ (the sum
  * of the iterations' μ; the first factorization of a step takes the previous step's sum as its
- * estimate; a refactorization after a full step keeps the last full factorization's). Joints that lock all three translations add, per body, the positive semidefinite
- * part of that term's rotational block, each joint's scaled to at most twice the body's rotational inertia
+ * estimate; a refactorization after a full step keeps the last full factorization's). Joints
+ * that lock all three translations add, per body, that term's rotational block on the turns
+ * normal to each lever where it is positive (none about the lever), each joint's scaled to at
+ * most twice the body's rotational inertia
  * (constraints/geometricStiffness.ts, addLeverCurvature, CURVATURE_CAP: no new pattern entries,
  * and M stays positive definite). Without it, on long chains under tension the minimum-norm step
  * bends nearly straight links through angles whose second-order effect is as large as the gap: the
@@ -46,6 +51,7 @@
 import type { Workspace } from './workspace.js';
 import { flushTiny, TINY } from '../math/dense.js';
 import { StiffnessScratch } from '../constraints/geometricStiffness.js';
+import { VelocityTransport } from './velocityTransport.js';
 
 /** target violation of the hard rows after projection (m or rad) */
 export const PROJECTION_TOL = 1e-12;
@@ -59,11 +65,23 @@ export const LINE_SEARCH_MIN = 1 / 64;
  * configurations and take 10-20 Newton steps
  */
 export const PROJECTION_MAX_ITER = 30;
+/**
+ * the largest turn of a body by the position projection (rad) after which the velocity
+ * projection gets its own factorization at q⁺ (M, curvature and G): chord iterations on a
+ * matrix whose metric is turned by θ leak about θ·I_t/I_s of their corrections into a thin
+ * body's spin. The projection turns links by about 6e-4 rad per step on the chains at h = 1/240
+ * (up to 6e-2 on chain100), by 0.26 rad (median) up to 1 rad on the 300-link chain at h = 1/60,
+ * where the links' spin reaches hundreds of rad/s without the factorization, below 0.1 rad/s
+ * with it (docs/constraints.md, thin links' spin)
+ */
+export const METRIC_TURN = 1e-2;
 
 export class Projection {
   private readonly rhs: Float64Array;   // (nKkt)
   private readonly x: Float64Array;     // (nKkt)
   private readonly qSave: Float64Array; // (nq) positions at the start of a line search
+  private readonly qStart: Float64Array; // (nq) positions before the projection
+  private readonly transport: VelocityTransport;
   private mu: Float64Array;              // (m) this step's multipliers, summed over its iterations
   private muPrev: Float64Array;          // (m) the previous step's
   private curvatureMu: Float64Array;     // the one the curvature of the next factorization uses
@@ -89,6 +107,8 @@ export class Projection {
     this.rhs = new Float64Array(ws.model.nKkt);
     this.x = new Float64Array(ws.model.nKkt);
     this.qSave = new Float64Array(ws.model.nq);
+    this.qStart = new Float64Array(ws.model.nq);
+    this.transport = new VelocityTransport(ws.model);
     this.mu = new Float64Array(ws.model.nRows);
     this.muPrev = new Float64Array(ws.model.nRows);
     this.curvatureMu = this.muPrev;
@@ -116,6 +136,7 @@ export class Projection {
     mu.fill(0);
     this.curvatureMu = this.muPrev;
     // the projection matrix at the new configuration
+    this.qStart.set(q);
     this.factor(q, u);
     // every right-hand side is [0; −r] (the velocity part is never written after this)
     rhs.fill(0, 0, n);
@@ -169,6 +190,10 @@ export class Projection {
     }
     e = cs.maxHardViolation();
     if (e > PROJECTION_TOL) this.fail('position');
+    // the velocities turn with their bodies (velocityTransport.ts); a factorization made at q⁺
+    // keeps its G, with the new G u
+    const turned = it > 0 ? this.transport.carry(this.qStart, q, u) : 0;
+    if (it > 0 && fresh) cs.mulKept(u);
     // velocities at the final configuration: ġ = G(q⁺) u = 0 on the hard rows, by chord
     // iterations on the factorization above (G(q⁺) differs from its G by the small correction);
     // a factorization made at this configuration already holds G(q⁺) and G u. With the 'mass'
@@ -176,6 +201,11 @@ export class Projection {
     if (cs.stabilization.velocityMetric === 'mass') {
       // a factorization made here without any curvature already is that one
       if (!fresh || this.curvatureAdded || !this.metricFresh) this.factor(q, u, false);
+      fresh = true;
+    } else if (turned > METRIC_TURN) {
+      // the metric of a factorization made before such a turn drives thin bodies' spin: M, the
+      // curvature and G at q⁺
+      if (!(fresh && this.metricFresh)) this.factor(q, u);
       fresh = true;
     } else if (it > 0 && !fresh) {
       cs.evaluate(ws.fs.bind(q, u), ws.Gm, true, null, false);
