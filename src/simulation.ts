@@ -16,6 +16,7 @@ import { Rk4Scratch, rk4 } from './integrators/rk4.js';
 import { Projection } from './step/stabilize.js';
 import { Stepper } from './step/step.js';
 import { contactParts } from './step/contactParts.js';
+import { NOT_RK4 } from './model/contactModel.js';
 import { contactReports, jointRowForce, type ContactReport } from './api/contacts.js';
 import type { ContactSolveReport } from './step/solve.js';
 import { Redundancy } from './step/redundancy.js';
@@ -128,10 +129,12 @@ export class Simulation {
     this.ws = new Workspace(model, opts.solver);
     this.projection = new Projection(this.ws);
     const contact = contactParts(model, this.ws);
-    if (this.integrator === 'rk4' && (contact.collider || contact.jointRows)) {
-      throw new ModelError('options.integrator', 'rk4 cannot take contacts, limits or motors (use implicit-euler, trapezoidal, symplectic-euler or bridson-marino)');
+    if (this.integrator === 'rk4' && contact.jointRows) {
+      throw new ModelError('options.integrator', `rk4 cannot take limits or motors (use ${NOT_RK4})`);
     }
-    this.stepper = new Stepper(this.ws, { integrate: this.makeScheme(this.integrator), projection: this.projection, ...contact });
+    this.stepper = new Stepper(this.ws, {
+      integrate: this.makeScheme(this.integrator), projection: this.projection, ...contact, refuseContacts: this.integrator === 'rk4',
+    });
     this.q0 = new Float64Array(model.nq);
     this.u0 = new Float64Array(model.nu);
     this.carried = new Float64Array(carriedLength(model.nRows));

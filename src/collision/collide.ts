@@ -28,14 +28,18 @@ export class Collider {
   readonly broadphase: Broadphase;
   private readonly manifold = new Manifold();
   private perm = new Int32Array(8);
+  /** component pairs that never collide (components joined by a joint), keyed by `pairKey` */
+  private readonly excluded = new Set<number>();
 
   /**
    * @param shapes the shapes, in shape-index order (their index is the ContactSet's shape index)
    * @param margin detection margin, m: a contact is reported while its gap is below it
+   * @param exclude pairs of components that never collide (components joined by a joint)
    */
-  constructor(shapes: readonly ShapeDesc[], margin: number) {
+  constructor(shapes: readonly ShapeDesc[], margin: number, exclude: readonly (readonly [number, number])[] = []) {
     this.shapes = new ShapeTable(shapes, margin);
     this.broadphase = new Broadphase(this.shapes);
+    for (const [a, b] of exclude) this.excluded.add(pairKey(a, b));
   }
 
   /** the contacts at positions q into out (its previous contents are dropped) */
@@ -50,6 +54,7 @@ export class Collider {
   /** the contacts of sides a and b, by the pair function of their kinds */
   private collidePair(a: number, b: number, out: ContactSet): void {
     const t = this.shapes, ka = t.kind[a]!, kb = t.kind[b]!, m = this.manifold;
+    if (this.excluded.size > 0 && this.excluded.has(pairKey(t.component[a]!, t.component[b]!))) return;
     const flip = ka > kb;
     const f = flip ? pairFunction(kb, ka) : pairFunction(ka, kb);
     if (f === null) return;
@@ -89,4 +94,10 @@ export class Collider {
     out.count = first + n;
     combineMaterials(out, first, out.count, t, a, b);
   }
+}
+
+/** a key of the unordered pair of components (a, b); −1, the world, included */
+function pairKey(a: number, b: number): number {
+  const lo = a < b ? a : b, hi = a < b ? b : a;
+  return (lo + 1) * 4294967296 + (hi + 1);
 }

@@ -57,19 +57,14 @@ export class ContactSet {
   /** makes room for n contacts, keeping the first `count` (doubling, so growth is amortized) */
   reserve(n: number): void {
     if (n <= this.capacity) return;
-    const cap = Math.max(n, 2 * this.capacity);
-    const grow = <T extends Int32Array | Float64Array>(a: T, k: number): T => {
-      const b = new (a.constructor as { new(n: number): T })(k * cap);
-      b.set(a.subarray(0, k * this.count));
-      return b;
-    };
-    this.compA = grow(this.compA, 1); this.compB = grow(this.compB, 1);
-    this.shapeA = grow(this.shapeA, 1); this.shapeB = grow(this.shapeB, 1);
-    this.featureA = grow(this.featureA, 1); this.featureB = grow(this.featureB, 1);
-    this.p_W = grow(this.p_W, 3); this.n_W = grow(this.n_W, 3);
-    this.gap = grow(this.gap, 1); this.friction = grow(this.friction, 1);
-    this.restitution = grow(this.restitution, 1); this.compliance = grow(this.compliance, 1);
-    this.damping = grow(this.damping, 1);
+    const cap = Math.max(n, 2 * this.capacity), c = this.count;
+    this.compA = grown(this.compA, 1, cap, c); this.compB = grown(this.compB, 1, cap, c);
+    this.shapeA = grown(this.shapeA, 1, cap, c); this.shapeB = grown(this.shapeB, 1, cap, c);
+    this.featureA = grown(this.featureA, 1, cap, c); this.featureB = grown(this.featureB, 1, cap, c);
+    this.p_W = grown(this.p_W, 3, cap, c); this.n_W = grown(this.n_W, 3, cap, c);
+    this.gap = grown(this.gap, 1, cap, c); this.friction = grown(this.friction, 1, cap, c);
+    this.restitution = grown(this.restitution, 1, cap, c); this.compliance = grown(this.compliance, 1, cap, c);
+    this.damping = grown(this.damping, 1, cap, c);
   }
 
   /** appends a contact (after `reserve` or growing here) and returns its index */
@@ -84,6 +79,13 @@ export class ContactSet {
     this.gap[i] = gap;
     return i;
   }
+}
+
+/** a copy of a with room for `cap` items of k numbers, the first `count` kept */
+function grown<T extends Int32Array | Float64Array>(a: T, k: number, cap: number, count: number): T {
+  const b = new (a.constructor as { new(n: number): T })(k * cap);
+  b.set(a.subarray(0, k * count));
+  return b;
 }
 
 /** the material of a shape's surface (docs/contact.md, "Materials") */

@@ -14,7 +14,7 @@
 import type { ModelAssembler } from '../model/assembler.js';
 import type { Model, QuatTuple, Vec3Tuple } from '../model/model.js';
 import {
-  DEFAULT_CONTACT, canTouch, type ContactSettings, type JointLimit, type ShapeEntry, type ShapeMaterial,
+  DEFAULT_CONTACT, NOT_RK4, type ContactSettings, type JointLimit, type ShapeEntry, type ShapeMaterial,
 } from '../model/contactModel.js';
 import { ModelError } from '../model/errors.js';
 import { formatValue } from '../model/format.js';
@@ -222,20 +222,16 @@ export function addLimitsAndMotors(b: ModelAssembler, joint: Joint, ci: number, 
   for (const { key, v } of byCoordinate(Object.entries(j.motors ?? {}))) motor(b, joint, ci, key, v, at);
 }
 
-/** true when two shapes can touch: a collidable shape on a dynamic component, and another collidable one */
-function hasContacts(model: Model): boolean {
-  return canTouch(model.shapes, (c) => model.components[c]!.dynamic);
-}
 
 /**
- * What the whole model must satisfy: rk4 takes no contacts, limits or motors (it has no velocity
- * solve for unilateral or bounded rows), and lemke solves contacts only.
+ * What the whole model must satisfy: rk4 takes no limits or motors (it has no velocity solve for
+ * unilateral or bounded rows; its contacts fail the step where they first touch, step/step.ts),
+ * and lemke solves contacts only.
  */
 export function checkContactModel(model: Model): void {
   const rows = model.limits.length > 0 || model.motors.length > 0;
-  if (model.settings.integrator === 'rk4' && (rows || hasContacts(model))) {
-    const others = 'implicit-euler, trapezoidal, symplectic-euler or bridson-marino';
-    throw new ModelError('integrator', `rk4 cannot take contacts, limits or motors (use ${others})`);
+  if (model.settings.integrator === 'rk4' && rows) {
+    throw new ModelError('integrator', `rk4 cannot take limits or motors (use ${NOT_RK4})`);
   }
   if (model.contact.solver === 'lemke' && rows) {
     const need = 'limits and motors need "pivoting" or "pgs"';

@@ -30,6 +30,9 @@ export const DEFAULT_CONTACT: ContactSettings = Object.freeze({
   directions: 8, iterations: 100, tolerance: 1e-6,
 });
 
+/** the integrators that take contacts, limits and motors, for messages */
+export const NOT_RK4 = 'implicit-euler, trapezoidal, symplectic-euler or bridson-marino';
+
 /** a surface's material */
 export interface ShapeMaterial {
   /** Coulomb friction coefficient μ ≥ 0 */

@@ -29,13 +29,26 @@ export function shapeDescriptions(model: Model): ShapeDesc[] {
   });
 }
 
+/**
+ * the pairs of components joined by a joint or a distance constraint: they do not collide (their
+ * shapes overlap at the joint by design; docs/contact.md)
+ */
+export function joinedPairs(model: Model): [number, number][] {
+  const out: [number, number][] = [];
+  for (const c of model.constraints) {
+    const comps = c.components;
+    for (let i = 0; i < comps.length; i++) for (let j = i + 1; j < comps.length; j++) out.push([comps[i]!, comps[j]!]);
+  }
+  return out;
+}
+
 export function contactParts(model: Model, ws: Workspace): ContactParts {
   const settings = model.contact;
   const collide = canTouch(model.shapes, (c) => model.components[c]!.dynamic);
   const comps = { qOffset: ws.qOffsets, uOffset: ws.uOffsets, body: ws.bodyFlags };
   const friction = settings.solver === 'lemke' ? 'polyhedral' as const : 'box' as const;
   return {
-    collider: collide ? new Collider(shapeDescriptions(model), settings.margin) : null,
+    collider: collide ? new Collider(shapeDescriptions(model), settings.margin, joinedPairs(model)) : null,
     contactRows: collide ? new ContactRowBuilder(comps, { erp: settings.erp, restitutionThreshold: settings.restitutionThreshold, friction, directions: settings.directions }) : null,
     jointRows: model.limits.length + model.motors.length > 0 ? new JointRowBuilder(model, ws.cs, settings) : null,
   };

@@ -15,12 +15,10 @@
  * (column j = N̄ A⁻¹ N̄ᵀ e_j), so the solvers ask only for the columns they need (§0.8) and each
  * is computed once per step. A compliant row adds its γα/h² to W's diagonal (eq. 0.10).
  *
- * A non-symmetric step matrix (the rigid-body Jacobians of theory.md §13) is factored as its
- * symmetric part S (solvers/stepSolver.ts); the rows' response goes through S: W = N̄S⁻¹N̄ᵀ and
- * x = x₀ + S⁻¹N̄ᵀz, so W is symmetric positive semidefinite, as the pivoting and Gauss-Seidel
- * solvers require, and the end-of-step velocities satisfy the complementarity conditions exactly.
- * The free step x₀ still solves A itself; the response of the contact impulses differs from A's
- * by the skew part, O(h|ω|) of the gyroscopic terms (theory.md §15).
+ * A non-symmetric step matrix (the rigid-body Jacobians of theory.md §13) makes W non-symmetric:
+ * the columns are still exact (the step's own solve with A), and step/solve.ts hands `pivoting`
+ * the symmetric part of W, then polishes on W itself. The symmetric part S of A is no substitute
+ * for A here: for a thin body turning at h|ω|(J_t − J_a) > J_a it is indefinite.
  */
 import type { LcpMatrix } from '../solvers/lcp/types.js';
 import type { UnilateralRows } from '../contact/rows.js';
@@ -79,17 +77,11 @@ export class ReducedMatrix implements LcpMatrix {
     const rows = this.rows!, rhs = this.rhs, y = this.y;
     rhs.fill(0);
     this.scatterRow(rhs, j, 1);
-    this.solveS(rhs, y);
+    this.ws.solveWith(rhs, y);
     for (let i = 0; i < this.n; i++) out[i] = this.rowDot(i, y);
     out[j] = out[j]! + rows.reg[j]!;
     this.have[j] = 1;
     this.columnsComputed++;
-  }
-
-  /** y ← S⁻¹ rhs: the step matrix's own solve when it is symmetric, else its symmetric part's */
-  solveS(rhs: Float64Array, y: Float64Array): void {
-    if (this.ws.solver.symmetric) this.ws.solveWith(rhs, y);
-    else this.ws.solveDirect(rhs, y);
   }
 
   /** out (solve layout) += s · J_jᵀ (the row's generalized impulse per unit z) */

@@ -10,7 +10,7 @@
  * Without rows it is the bilateral solve alone, bit for bit. With rows: x₀ = A⁻¹[r; c], the
  * reduced LCP w = W z + q of step/reduced.ts (W = N̄A⁻¹N̄ᵀ, q = N(u + Δu₀) + b) solved by the
  * model's contact solver, then x = x₀ + A⁻¹[Nᵀz; 0], so the bilateral impulses see the contact
- * impulses (through the symmetric part of A when A is not symmetric: step/reduced.ts). Under `pgs` with a block-diagonal step matrix (no joints, no coupling forces) W never
+ * impulses. Under `pgs` with a block-diagonal step matrix (no joints, no coupling forces) W never
  * goes through the factorization (step/contactPgs.ts). The impulses stay in `rows.z` for the
  * report (forces z/h) and the next step's warm start.
  */
@@ -34,6 +34,13 @@ export type ContactSolverName = 'pivoting' | 'lemke' | 'pgs';
  */
 export const AUTO_PIVOTING_ROWS = 60;
 
+/**
+ * Gauss-Seidel sweeps that polish pivoting's answer on a non-symmetric W (pivoting solves its
+ * symmetric part): the skew part of a spinning body's W is small against its diagonal, so a few
+ * sweeps bring the complementarity residual of W itself to rounding level
+ */
+export const POLISH_SWEEPS = 30;
+
 /** what the last velocity solve with rows did */
 export interface ContactSolveReport extends LcpReport {
   /** the solver that ran */
@@ -55,12 +62,25 @@ export interface StepContacts {
   readonly q: Float64Array;
 }
 
+/** a dense row-major matrix whose size changes from step to step */
+class DenseMatrix implements LcpMatrix {
+  n = 0;
+  a = new Float64Array(0);
+  column(j: number, out: Float64Array): void {
+    const n = this.n, a = this.a;
+    for (let i = 0; i < n; i++) out[i] = a[i * n + j]!;
+  }
+  diagonal(j: number): number { return this.a[j * this.n + j]!; }
+}
+
 export class VelocitySolve {
   readonly W: ReducedMatrix;
   private q = new Float64Array(0);
   private lo = new Float64Array(0);
   private hi = new Float64Array(0);
   private sets = new Int8Array(0);
+  private readonly Wsym = new DenseMatrix();
+  private col = new Float64Array(0);
   private readonly uFree: Float64Array;   // (nu)
   private readonly rhs: Float64Array;     // (nKkt)
   private readonly y: Float64Array;       // (nKkt)
@@ -102,10 +122,10 @@ export class VelocitySolve {
       rep = this.blockPgs.solve(s.contacts, rows, s.normalRow, s.warm, s.q, this.uFree, x);
     } else {
       rep = this.reduced(rows, solver);
-      // x += S⁻¹ [Nᵀz; 0] (A⁻¹ when the step matrix is symmetric; step/reduced.ts)
+      // x += A⁻¹ [Nᵀz; 0]
       this.rhs.fill(0);
       for (let j = 0; j < n; j++) if (rows.z[j] !== 0) this.W.scatterRow(this.rhs, j, rows.z[j]!);
-      this.W.solveS(this.rhs, this.y);
+      ws.solveWith(this.rhs, this.y);
       for (let i = 0; i < x.length; i++) x[i] = x[i]! + this.y[i]!;
     }
     const r = this.report;
@@ -128,8 +148,24 @@ export class VelocitySolve {
       return boxPgs(W, q, this.lo.subarray(0, n), this.hi.subarray(0, n), friction, z,
         { maxIterations: this.settings.iterations, tolerance: this.settings.tolerance });
     }
-    return this.pivoting.solve(W, q, this.lo.subarray(0, n), this.hi.subarray(0, n), friction, z,
-      { initialSets: this.warmSets(rows) });
+    const lo = this.lo.subarray(0, n), hi = this.hi.subarray(0, n), sets = this.warmSets(rows);
+    if (this.ws.solver.symmetric) return this.pivoting.solve(W, q, lo, hi, friction, z, { initialSets: sets });
+    // a non-symmetric W (spinning bodies): pivoting on its symmetric part, polished on W itself
+    this.symmetricPart(n);
+    this.pivoting.solve(this.Wsym, q, lo, hi, friction, z, { initialSets: sets });
+    return boxPgs(W, q, lo, hi, friction, z, { maxIterations: POLISH_SWEEPS, tolerance: 1e-14 });
+  }
+
+  /** Wsym ← (W + Wᵀ)/2, dense, from every column of W */
+  private symmetricPart(n: number): void {
+    if (this.Wsym.a.length < n * n) this.Wsym.a = new Float64Array(Math.max(n * n, 2 * this.Wsym.a.length));
+    this.Wsym.n = n;
+    const a = this.Wsym.a, col = this.col.length >= n ? this.col : (this.col = new Float64Array(2 * n));
+    for (let j = 0; j < n; j++) {
+      this.W.column(j, col);
+      for (let i = 0; i < n; i++) a[i * n + j] = col[i]!;
+    }
+    for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) { const m = 0.5 * (a[i * n + j]! + a[j * n + i]!); a[i * n + j] = m; a[j * n + i] = m; }
   }
 
   /**

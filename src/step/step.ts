@@ -25,6 +25,8 @@ import type { ContactRowBuilder } from '../contact/contactRows.js';
 import type { JointRowBuilder } from '../contact/jointRows.js';
 import { ContactMemory } from '../contact/warmStart.js';
 import { VelocitySolve, type StepContacts } from './solve.js';
+import { ModelError } from '../model/errors.js';
+import { NOT_RK4 } from '../model/contactModel.js';
 
 export interface StepperParts {
   readonly integrate: (st: State, h: number) => void;
@@ -32,6 +34,8 @@ export interface StepperParts {
   readonly collider: Collider | null;
   readonly contactRows: ContactRowBuilder | null;
   readonly jointRows: JointRowBuilder | null;
+  /** rk4: no velocity solve takes the rows, so a contact fails the step (a ModelError naming it) */
+  readonly refuseContacts?: boolean;
 }
 
 export class Stepper implements StepContacts {
@@ -48,8 +52,8 @@ export class Stepper implements StepContacts {
   private readonly hasRows: boolean;
   readonly solver: VelocitySolve | null = null;
 
-  constructor(ws: Workspace, private readonly parts: StepperParts) {
-    this.hasRows = parts.collider !== null || parts.jointRows !== null;
+  constructor(private readonly ws: Workspace, private readonly parts: StepperParts) {
+    this.hasRows = (parts.collider !== null && !parts.refuseContacts) || parts.jointRows !== null;
     this.q = new Float64Array(ws.model.nq);
     if (this.hasRows) {
       this.solver = new VelocitySolve(ws, ws.model.contact, this);
@@ -79,7 +83,18 @@ export class Stepper implements StepContacts {
   /** 3. collide: the contacts at the start of the step */
   private collide(q: Float64Array): void {
     this.contacts.count = 0;
-    if (this.parts.collider) this.parts.collider.collide(q, this.contacts);
+    if (!this.parts.collider) return;
+    this.parts.collider.collide(q, this.contacts);
+    if (this.parts.refuseContacts) this.refuse();
+  }
+
+  /** under rk4: the first contact within the margin fails the step */
+  private refuse(): void {
+    const c = this.contacts;
+    if (c.count === 0) return;
+    const name = (i: number) => this.ws.model.shapes[i]!.name;
+    throw new ModelError('integrator', `rk4 cannot take contacts: ${name(c.shapeA[0]!)} and ${name(c.shapeB[0]!)}`
+      + ` come within the contact margin (use ${NOT_RK4}, or "collide": false on shapes that only give inertia)`);
   }
 
   /** 5 (unilateral part): contact rows warm-started from the last step, then limit and motor rows */

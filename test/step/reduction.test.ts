@@ -1,10 +1,9 @@
 /**
  * The velocity solve with unilateral rows (step/solve.ts, 000 §0.7): the mixed LCP of a jointed
  * system with contact-like rows, reduced to the rows' variables through the step's sparse
- * factorization with columns on demand, against the same mixed LCP solved densely: the free step
- * by dense LU of the whole (non-symmetric) KKT matrix A, the rows' response W = N̄S⁻¹N̄ᵀ through
- * its symmetric part S formed in full, and every assignment of the rows to (lower bound, free,
- * upper bound) enumerated. Also: without rows the solve is the bilateral solve
+ * factorization with columns on demand, against the same mixed LCP solved densely: A⁻¹ by dense LU
+ * of the whole (non-symmetric) KKT matrix, W = N̄A⁻¹N̄ᵀ formed in full, and every assignment of the
+ * rows to (lower bound, free, upper bound) enumerated. Also: without rows the solve is the bilateral solve
  * bit for bit.
  */
 import { describe, it, expect } from 'vitest';
@@ -63,16 +62,15 @@ describe('the velocity solve with unilateral rows', () => {
       vs.solve(rows, rhs, x, u);
       expect(vs.report!.status).toBe('solved');
       expect(vs.report!.residual).toBeLessThan(1e-10);
-      // dense: x₀ = A⁻¹ rhs; the rows' response through the symmetric part S of A (spinning
-      // bodies make A non-symmetric): Y = S⁻¹N̄ᵀ, W = N̄Y, q = N(u + Δu₀) + b
+      // dense: x₀ = A⁻¹ rhs, Y = A⁻¹N̄ᵀ, W = N̄Y, q = N(u + Δu₀) + b (spinning bodies make A,
+      // and so W, non-symmetric)
       const Ad = cscToDense({ ...ws.fs.layout, values: ws.stepMatrix() }), lu = luDense(Ad, N)!;
-      const Sd = Ad.map((a, k) => 0.5 * (a + Ad[(k % N) * N + Math.floor(k / N)]!)), luS = luDense(Sd, N)!;
       let skew = 0;
-      for (let k = 0; k < N * N; k++) skew = Math.max(skew, Math.abs(Ad[k]! - Sd[k]!));
+      for (let k = 0; k < N * N; k++) skew = Math.max(skew, Math.abs(Ad[k]! - Ad[(k % N) * N + Math.floor(k / N)]!));
       expect(skew).toBeGreaterThan(1e-6);
       const x0 = luSolveDense(new Float64Array(N), lu, rhs), Nbar = new Float64Array(5 * N);
       for (let j = 0; j < 5; j++) { const e = new Float64Array(N); vs.W.scatterRow(e, j, 1); Nbar.set(e, j * N); }
-      const Y = Array.from({ length: 5 }, (_, j) => luSolveDense(new Float64Array(N), luS, Nbar.subarray(j * N, j * N + N)));
+      const Y = Array.from({ length: 5 }, (_, j) => luSolveDense(new Float64Array(N), lu, Nbar.subarray(j * N, j * N + N)));
       const W = new Float64Array(25), qv = new Float64Array(5), uFree = u.slice();
       ws.scatterAdd(uFree, x0, 1);
       for (let i = 0; i < 5; i++) {
