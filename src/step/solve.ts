@@ -41,6 +41,9 @@ export const AUTO_PIVOTING_ROWS = 60;
  */
 export const POLISH_SWEEPS = 30;
 
+/** the complementarity residual (relative to the impulses) of an exact solve: pivoting's target */
+export const SOLVED_RESIDUAL = 1e-10;
+
 /** what the last velocity solve with rows did */
 export interface ContactSolveReport extends LcpReport {
   /** the solver that ran */
@@ -153,7 +156,9 @@ export class VelocitySolve {
     // a non-symmetric W (spinning bodies): pivoting on its symmetric part, polished on W itself
     this.symmetricPart(n);
     this.pivoting.solve(this.Wsym, q, lo, hi, friction, z, { initialSets: sets });
-    return boxPgs(W, q, lo, hi, friction, z, { maxIterations: POLISH_SWEEPS, tolerance: 1e-14 });
+    const rep = boxPgs(W, q, lo, hi, friction, z, { maxIterations: POLISH_SWEEPS, tolerance: 1e-14 });
+    if (rep.residual <= SOLVED_RESIDUAL) rep.status = 'solved';
+    return rep;
   }
 
   /** Wsym ← (W + Wᵀ)/2, dense, from every column of W */
