@@ -29,8 +29,9 @@ import type { ContactSettings } from '../model/contactModel.js';
 export type ContactSolverName = 'pivoting' | 'lemke' | 'pgs';
 
 /**
- * 'auto' takes `pivoting` up to this many rows and `pgs` above (docs/contact.md, "Choosing a
- * solver"; bench/contact.ts, pivoting scaling)
+ * 'auto' takes `pgs` above this many rows when the rows are contacts on a block-diagonal step
+ * matrix (no joints or coupling forces: PGS then needs no solve with the factorization), and
+ * `pivoting` otherwise (docs/contact.md, "Solvers"; the pivoting scaling of docs/benchmarks.md)
  */
 export const AUTO_PIVOTING_ROWS = 60;
 
@@ -105,15 +106,16 @@ export class VelocitySolve {
     this.lemke = new LemkeStep(settings.directions);
   }
 
-  /** the solver for this many rows */
-  solverFor(rows: number): ContactSolverName {
+  /** the solver for these rows */
+  solverFor(rows: UnilateralRows): ContactSolverName {
     const s = this.settings.solver;
-    return s !== 'auto' ? s : rows <= AUTO_PIVOTING_ROWS ? 'pivoting' : 'pgs';
+    if (s !== 'auto') return s;
+    return rows.count > AUTO_PIVOTING_ROWS && this.blockPgs !== null && this.onlyContacts(rows) ? 'pgs' : 'pivoting';
   }
 
   /** x ← [Δu; μ] of the step with the rows (u: the velocity Δu adds to) */
   solve(rows: UnilateralRows, rhs: Float64Array, x: Float64Array, u: Float64Array): void {
-    const ws = this.ws, n = rows.count, solver = this.solverFor(n);
+    const ws = this.ws, n = rows.count, solver = this.solverFor(rows);
     ws.solveWith(rhs, x);
     // the free velocity u + Δu₀
     this.uFree.set(u);
