@@ -16,6 +16,7 @@
  * in docs/benchmarks.md. `npm run bench -- --quick` runs smaller sizes and single runs, to check
  * the script (results in core-<date>-quick.json; not for the docs).
  */
+import { contactBenchmarks } from './spherepile.js';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -226,12 +227,15 @@ async function main(): Promise<void> {
     log(`allocation per step, ${integrator}: cloth ${cloth.toFixed(0)} B, spinning bodies + frame spring ${body.toFixed(0)} B`);
     return { integrator, clothBytesPerStep: cloth, bodiesBytesPerStep: body };
   });
+  // contact: the sphere pile against Rapier and MuJoCo, pivoting's scaling, chain100 with limits
+  const contact = contactBenchmarks({ quick, runs: quick ? 1 : 3, maxSeconds: 60,
+    chain: { joint: 'gimbal', coordinates: ['theta', 'phi', 'psi'], solver: 'pivoting' }, log });
   // write results atomically
   const here = dirname(fileURLToPath(import.meta.url));
   const dir = join(here, '..', '..', 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `core-${new Date().toISOString().slice(0, 10)}${quick ? '-quick' : ''}.json`);
-  const body = JSON.stringify({ date: new Date().toISOString(), node: process.version, cloth, clothExponent: exponent, ldlt: { n: nL, runs: ldlt }, heap: hp, allocation: alloc, chain100: chains, chain100Peers: peers, chain100Stabilized: stabilized, chainScaling: scaling, chainExponent, chainHeap }, null, 2) + '\n';
+  const body = JSON.stringify({ date: new Date().toISOString(), node: process.version, cloth, clothExponent: exponent, ldlt: { n: nL, runs: ldlt }, heap: hp, allocation: alloc, chain100: chains, chain100Peers: peers, chain100Stabilized: stabilized, chainScaling: scaling, chainExponent, chainHeap, contact }, null, 2) + '\n';
   await writeTextFileAtomic(file, body);
   log(`results: ${file}`);
 }

@@ -27,7 +27,7 @@ export interface ContactSettings {
 /** the contact settings of a model file without a `contact` entry */
 export const DEFAULT_CONTACT: ContactSettings = Object.freeze({
   solver: 'auto', margin: 0.01, erp: 0.2, restitutionThreshold: 0.05, friction: 'coulomb',
-  directions: 8, iterations: 100, tolerance: 1e-6,
+  directions: 8, iterations: 30, tolerance: 1e-5,
 });
 
 /** the integrators that take contacts, limits and motors, for messages */
