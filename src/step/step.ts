@@ -9,7 +9,8 @@
  *                  warm-started from the last step's contacts with the same keys
  *   4-8 integrate  the integrator (src/integrators): forces, constraints, assemble (factor),
  *                  solve (step/solve.ts, the one velocity solve with the rows), advance
- *   9 stabilize    the projection onto the hard bilateral constraints (step/stabilize.ts)
+ *   9 stabilize    the projection onto the hard bilateral constraints (step/stabilize.ts), then
+ *                  the one-sided rows on the final velocity (step/unilateralCorrection.ts)
  *  10 report       the simulation's: divergence checks, warnings, records (src/report)
  *
  * The unilateral rows are made once per step at the start of the step (the contacts' points,
@@ -25,6 +26,7 @@ import type { ContactRowBuilder } from '../contact/contactRows.js';
 import type { JointRowBuilder } from '../contact/jointRows.js';
 import { ContactMemory } from '../contact/warmStart.js';
 import { VelocitySolve, type StepContacts } from './solve.js';
+import { UnilateralCorrection } from './unilateralCorrection.js';
 import { ModelError } from '../model/errors.js';
 import { NOT_RK4 } from '../model/contactModel.js';
 
@@ -51,6 +53,8 @@ export class Stepper implements StepContacts {
   readonly q: Float64Array;
   private readonly hasRows: boolean;
   readonly solver: VelocitySolve | null = null;
+  /** the one-sided rows after the projection (null without rows or without a projection) */
+  readonly correction: UnilateralCorrection | null = null;
 
   constructor(private readonly ws: Workspace, private readonly parts: StepperParts) {
     this.hasRows = (parts.collider !== null && !parts.refuseContacts) || parts.jointRows !== null;
@@ -58,6 +62,7 @@ export class Stepper implements StepContacts {
     if (this.hasRows) {
       this.solver = new VelocitySolve(ws, ws.model.contact, this);
       ws.unilateral = { rows: this.rows, solve: this.solver };
+      if (UnilateralCorrection.applies(ws)) this.correction = new UnilateralCorrection(ws);
     }
   }
 
@@ -118,9 +123,10 @@ export class Stepper implements StepContacts {
     for (let i = 0; i < rows.count; i++) if (rows.kind[i] === ROW_NORMAL) this.normalRow[rows.owner[i]!] = i;
   }
 
-  /** 9. stabilize: project onto the hard bilateral constraints */
+  /** 9. stabilize: project onto the hard bilateral constraints, then the one-sided rows again */
   private stabilize(st: State, h: number): void {
     this.parts.projection.run(st.q, st.u, h);
+    if (this.correction !== null && this.rows.count > 0) this.correction.run(this.rows, st.u);
   }
 
   /** the contacts' impulses for the next step's warm start */
