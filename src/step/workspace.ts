@@ -5,7 +5,8 @@
  *   constraints(q, u, …)  stage 5: G, g, κ and the row targets of the bilateral constraints
  *   mass(q)               the block-diagonal mass matrix M(q) (theory.md §2)
  *   factor / solveWith    stages 6-7: the KKT system [[M − a₀D − a₁K, Gᵀ], [G, −R]] on the blocks
- *   advance(q, u, h)      stage 8: q ← q ⊕ h u, rotations by the exponential map (theory.md §3)
+ *   velocitySolve         stage 7 with this step's unilateral rows (step/solve.ts)
+ *   advance(q, u, h)      stage 8: q ← q ⊕ h u, rotations by the exponential map (step/advance.ts)
  *
  * Vectors in the "KKT layout" (length n + m) hold the dynamic components' velocities, then the
  * constraint rows; the velocity layout (length nu) holds all components. Everything is
@@ -20,10 +21,10 @@ import { StiffnessScratch } from '../constraints/geometricStiffness.js';
 import type { GeometricStiffnessTerm } from '../constraints/constraint.js';
 import { Redundancy, REDUNDANT_PIVOT, REGULARIZATION } from './redundancy.js';
 import { StepSolver, stepEntry, type StepSolverOptions, type SolveReport } from '../solvers/stepSolver.js';
-import { quatIntegrateWorld } from '../math/quat.js';
 import { spatialInertiaInto, spatialInertiaInverseOf, spatialScratch } from '../math/spatial.js';
 import { skew, mul3, mulVec3, invert3 } from '../math/mat3.js';
 import { ComponentTable } from '../forces/componentTable.js';
+import { Advance } from './advance.js';
 import type { UnilateralRows } from '../contact/rows.js';
 import type { VelocitySolve } from './solve.js';
 
@@ -57,7 +58,8 @@ export class Workspace {
   get regularization(): number { return this.redundancy.last; }
   private readonly M6 = new Float64Array(36);
   private readonly jacobianEnds: Int32Array;  // (n) the end of each column of K and D (their layout's colPtr from 1)
-  private readonly comps: ComponentTable;  // every component as flat arrays (`advance`; its masses for the spatial-inertia helpers, no double argument)
+  private readonly comps: ComponentTable;
+  private readonly advancer: Advance;  // stage 8  // every component as flat arrays (`advance`; its masses for the spatial-inertia helpers, no double argument)
   // (component blocks) each block's component: index, offsets in q and u, 1 for a rigid body; read
   // by the per-block loops instead of the component objects (each a cache miss on long chains)
   private readonly blockIndex: Int32Array;
@@ -67,7 +69,6 @@ export class Workspace {
   private readonly sp = spatialScratch();
   private readonly c3 = new Float64Array(3);
   private readonly J9 = new Float64Array(9);
-  private readonly qtmp = new Float64Array(4);
   private readonly a6 = new Float64Array(6);
   private readonly S1 = new Float64Array(9);
   private readonly S2 = new Float64Array(9);
@@ -94,6 +95,7 @@ export class Workspace {
     this.comps = new ComponentTable(model.components);
     const blocks = new ComponentTable(Array.from(model.blockComponent, (ci) => model.components[ci]!));
     this.blockIndex = blocks.index; this.blockQ = blocks.qOffset; this.blockU = blocks.uOffset; this.blockBody = blocks.body;
+    this.advancer = new Advance(this.comps, this.blockQ, this.blockBody, model.blockStart);
     this.pivotScratch = new Float64Array(model.nRows);
     this.redundancy = new Redundancy(model.nSolve, this.cs);
     this.fs = new ForceSystem(model, (p) => {
@@ -465,27 +467,10 @@ export class Workspace {
   }
 
   /** q ← q ⊕ δ for a KKT-layout displacement δ of the dynamic components (translations, world rotation vectors) */
-  displace(q: Float64Array, d: Float64Array): void {
-    const m = this.model, Q = this.blockQ;
-    for (let b = 0; b < Q.length; b++) {
-      const o = Q[b]!, s = m.blockStart[b]!;
-      q[o] = q[o]! + d[s]!; q[o + 1] = q[o + 1]! + d[s + 1]!; q[o + 2] = q[o + 2]! + d[s + 2]!;
-      if (this.blockBody[b] === 1) quatIntegrateWorld(q, o + 3, d[s + 3]!, d[s + 4]!, d[s + 5]!, 1, this.qtmp);
-    }
-  }
+  displace(q: Float64Array, d: Float64Array): void { this.advancer.displace(q, d); }
 
-  /**
-   * q ← q ⊕ h u for every component (non-dynamic ones move with their own, constant, velocity):
-   * translation by h v and rotation by exp(h ω / 2) ⋆ q.
-   */
-  advance(q: Float64Array, u: Float64Array, h: number): void {
-    const { qOffset: Q, uOffset: U, body } = this.comps;
-    for (let i = 0; i < Q.length; i++) {
-      const qo = Q[i]!, uo = U[i]!;
-      q[qo] = q[qo]! + h * u[uo]!; q[qo + 1] = q[qo + 1]! + h * u[uo + 1]!; q[qo + 2] = q[qo + 2]! + h * u[uo + 2]!;
-      if (body[i] === 1) quatIntegrateWorld(q, qo + 3, u[uo + 3]!, u[uo + 4]!, u[uo + 5]!, h, this.qtmp);
-    }
-  }
+  /** stage 8: q ← q ⊕ h u for every component (step/advance.ts) */
+  advance(q: Float64Array, u: Float64Array, h: number): void { this.advancer.advance(q, u, h); }
 
   /** the potential energy at (q, u): the forces' (gravity, springs) and the compliant rows' */
   potentialEnergy(q: Float64Array, u: Float64Array): number {
