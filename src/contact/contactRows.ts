@@ -40,6 +40,7 @@ export class ContactRowBuilder {
   private readonly t1 = new Float64Array(3);
   private readonly t2 = new Float64Array(3);
   private readonly d = new Float64Array(3);
+  private readonly n3 = new Float64Array(3);
   private readonly rA = new Float64Array(3);
   private readonly rB = new Float64Array(3);
 
@@ -100,8 +101,10 @@ export class ContactRowBuilder {
 
   /** the friction rows of contact c, bounded by μ times normal row i's impulse */
   private frictionRows(rows: UnilateralRows, contacts: ContactSet, c: number, i: number, k: number): void {
-    const n = contacts.n_W, t1 = this.t1, t2 = this.t2, d = this.d, mu = contacts.friction[c]!;
-    orthonormalBasis(t1, t2, n, 3 * c);
+    const n = contacts.n_W, t1 = this.t1, t2 = this.t2, d = this.d, mu = contacts.friction[c]!, n3 = this.n3;
+    // the basis writes at the offset it reads n from: n is copied to offset 0 first
+    n3[0] = n[3 * c]!; n3[1] = n[3 * c + 1]!; n3[2] = n[3 * c + 2]!;
+    orthonormalBasis(t1, t2, n3, 0);
     for (let j = 0; j < k; j++) {
       const a = (2 * Math.PI * j) / k, ca = k === 2 ? 1 - j : Math.cos(a), sa = k === 2 ? j : Math.sin(a);
       for (let x = 0; x < 3; x++) d[x] = ca * t1[x]! + sa * t2[x]!;

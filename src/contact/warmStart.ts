@@ -44,9 +44,9 @@ export class ContactMemory implements ContactKeys {
     const n = contacts.count;
     this.reserve(n);
     this.count = n;
-    this.shapeA.set(contacts.shapeA.subarray(0, n)); this.shapeB.set(contacts.shapeB.subarray(0, n));
-    this.featureA.set(contacts.featureA.subarray(0, n)); this.featureB.set(contacts.featureB.subarray(0, n));
     for (let c = 0; c < n; c++) {
+      this.shapeA[c] = contacts.shapeA[c]!; this.shapeB[c] = contacts.shapeB[c]!;
+      this.featureA[c] = contacts.featureA[c]!; this.featureB[c] = contacts.featureB[c]!;
       const i = normalRow[c]!;
       this.impulse[3 * c] = rows.z[i]!;
       for (let k = 1; k <= 2; k++) {

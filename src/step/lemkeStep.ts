@@ -9,7 +9,7 @@
 import type { LcpMatrix, LcpReport } from '../solvers/lcp/types.js';
 import type { UnilateralRows } from '../contact/rows.js';
 import { ROW_NORMAL, ROW_FRICTION } from '../contact/rows.js';
-import { AnitescuStewart, type FrictionLcpResult } from '../solvers/lcp/anitescuStewart.js';
+import { AnitescuStewart, type FrictionLcpResult, type FrictionLcpProblem } from '../solvers/lcp/anitescuStewart.js';
 
 /** W with rows and columns renumbered: entry (i, j) = W(perm[i], perm[j]) */
 class PermutedMatrix implements LcpMatrix {
@@ -33,7 +33,11 @@ export class LemkeStep {
   private mu = new Float64Array(0);
   private readonly out: FrictionLcpResult = { theta: new Float64Array(0), beta: new Float64Array(0), xi: new Float64Array(0) };
 
-  constructor(private readonly k: number) {}
+  private readonly problem: FrictionLcpProblem;
+
+  constructor(private readonly k: number) {
+    this.problem = { nc: 0, k, W: this.view, b: this.b, mu: this.mu };
+  }
 
   /** rows.z ← θ on the normal rows and β on the direction rows, for w = W z + q */
   solve(W: LcpMatrix, q: Float64Array, rows: UnilateralRows): LcpReport {
@@ -53,7 +57,9 @@ export class LemkeStep {
     }
     this.view.n = n; this.view.W = W;
     for (let i = 0; i < n; i++) this.b[i] = q[perm[i]!]!;
-    const rep = this.as.solve({ nc, k, W: this.view, b: this.b, mu: this.mu }, this.out);
+    const pr = this.problem;
+    pr.nc = nc; pr.k = k; pr.b = this.b; pr.mu = this.mu;
+    const rep = this.as.solve(pr, this.out);
     // impulses back to the rows
     for (let i = 0; i < nc; i++) rows.z[perm[i]!] = this.out.theta[i]!;
     for (let r = 0; r < nc * k; r++) rows.z[perm[nc + r]!] = this.out.beta[r]!;

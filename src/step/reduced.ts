@@ -62,24 +62,24 @@ export class ReducedMatrix implements LcpMatrix {
 
   column(j: number, out: Float64Array): void {
     const n = this.n, cols = this.cols, at = j * this.have.length;
-    if (!this.have[j]) this.compute(j, cols.subarray(at, at + n));
+    if (!this.have[j]) this.compute(j, at);
     for (let i = 0; i < n; i++) out[i] = cols[at + i]!;
   }
 
   diagonal(j: number): number {
     const at = j * this.have.length;
-    if (!this.have[j]) this.compute(j, this.cols.subarray(at, at + this.n));
+    if (!this.have[j]) this.compute(j, at);
     return this.cols[at + j]!;
   }
 
-  /** out ← column j: one solve with the step's factors, then N times its velocity part */
-  private compute(j: number, out: Float64Array): void {
-    const rows = this.rows!, rhs = this.rhs, y = this.y;
+  /** cols[at …] ← column j: one solve with the step's factors, then N times its velocity part */
+  private compute(j: number, at: number): void {
+    const rows = this.rows!, rhs = this.rhs, y = this.y, out = this.cols;
     rhs.fill(0);
     this.scatterRow(rhs, j, 1);
     this.ws.solveWith(rhs, y);
-    for (let i = 0; i < this.n; i++) out[i] = this.rowDot(i, y);
-    out[j] = out[j]! + rows.reg[j]!;
+    for (let i = 0; i < this.n; i++) out[at + i] = this.rowDot(i, y);
+    out[at + j] = out[at + j]! + rows.reg[j]!;
     this.have[j] = 1;
     this.columnsComputed++;
   }

@@ -45,6 +45,8 @@ export const POLISH_SWEEPS = 30;
 /** the complementarity residual (relative to the impulses) of an exact solve: pivoting's target */
 export const SOLVED_RESIDUAL = 1e-10;
 
+const POLISH = { maxIterations: POLISH_SWEEPS, tolerance: 1e-14 };
+
 /** what the last velocity solve with rows did */
 export interface ContactSolveReport extends LcpReport {
   /** the solver that ran */
@@ -84,6 +86,10 @@ export class VelocitySolve {
   private hi = new Float64Array(0);
   private sets = new Int8Array(0);
   private readonly Wsym = new DenseMatrix();
+  // the solvers' inputs, kept between steps (no objects made per step)
+  private readonly friction: { normalOf: Int32Array; mu: Float64Array } = { normalOf: new Int32Array(0), mu: new Float64Array(0) };
+  private readonly pivotOptions: { initialSets: Int8Array } = { initialSets: new Int8Array(0) };
+  private readonly pgsOptions: { maxIterations: number; tolerance: number };
   private col = new Float64Array(0);
   private readonly uFree: Float64Array;   // (nu)
   private readonly rhs: Float64Array;     // (nKkt)
@@ -104,6 +110,7 @@ export class VelocitySolve {
     this.blockPgs = BlockDiagonalPgs.applies(ws)
       ? new BlockDiagonalPgs(ws, settings.friction, settings.iterations, settings.tolerance) : null;
     this.lemke = new LemkeStep(settings.directions);
+    this.pgsOptions = { maxIterations: settings.iterations, tolerance: settings.tolerance };
   }
 
   /** the solver for these rows */
@@ -146,19 +153,17 @@ export class VelocitySolve {
       this.q[i] = rows.rowVelocity(i, this.uFree, this.ws.uOffsets, this.ws.bodyFlags) + rows.b[i]!;
       this.lo[i] = rows.lo[i]!; this.hi[i] = rows.hi[i]!;
     }
-    const W: LcpMatrix = this.W, q = this.q.subarray(0, n), z = rows.z.subarray(0, n);
-    const friction = { normalOf: rows.normalOf.subarray(0, n), mu: rows.mu.subarray(0, n) };
+    // the solvers read the first n entries (A.n): the arrays go whole, so no views are made per step
+    const W: LcpMatrix = this.W, q = this.q, z = rows.z, lo = this.lo, hi = this.hi, friction = this.friction;
+    friction.normalOf = rows.normalOf; friction.mu = rows.mu;
     if (solver === 'lemke') return this.lemke.solve(W, q, rows);
-    if (solver === 'pgs') {
-      return boxPgs(W, q, this.lo.subarray(0, n), this.hi.subarray(0, n), friction, z,
-        { maxIterations: this.settings.iterations, tolerance: this.settings.tolerance });
-    }
-    const lo = this.lo.subarray(0, n), hi = this.hi.subarray(0, n), sets = this.warmSets(rows);
-    if (this.ws.solver.symmetric) return this.pivoting.solve(W, q, lo, hi, friction, z, { initialSets: sets });
+    if (solver === 'pgs') return boxPgs(W, q, lo, hi, friction, z, this.pgsOptions);
+    this.pivotOptions.initialSets = this.warmSets(rows);
+    if (this.ws.solver.symmetric) return this.pivoting.solve(W, q, lo, hi, friction, z, this.pivotOptions);
     // a non-symmetric W (spinning bodies): pivoting on its symmetric part, polished on W itself
     this.symmetricPart(n);
-    this.pivoting.solve(this.Wsym, q, lo, hi, friction, z, { initialSets: sets });
-    const rep = boxPgs(W, q, lo, hi, friction, z, { maxIterations: POLISH_SWEEPS, tolerance: 1e-14 });
+    this.pivoting.solve(this.Wsym, q, lo, hi, friction, z, this.pivotOptions);
+    const rep = boxPgs(W, q, lo, hi, friction, z, POLISH);
     if (rep.residual <= SOLVED_RESIDUAL) rep.status = 'solved';
     return rep;
   }
@@ -188,7 +193,7 @@ export class VelocitySolve {
       if (lo === 0 && hi === Infinity) sets[i] = zi > 0 ? 0 : -1;
       else sets[i] = !(hi > lo) || zi <= lo ? -1 : zi >= hi ? 1 : 0;
     }
-    return sets.subarray(0, n);
+    return sets;
   }
 
   /** true when every row is a contact row (no limits or motors) */

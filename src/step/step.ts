@@ -4,14 +4,16 @@
  *
  *   1 drive        parametric components take their prescribed motion (none yet)
  *   2 attach       attached components follow their masters (none yet)
- *   3 collide      contacts of the model's shapes (src/collision) into a ContactSet
- *   5 rows         the unilateral and bounded rows of contacts, limits and motors (src/contact),
- *                  warm-started from the last step's contacts with the same keys
+ *   3 collide      contacts of the model's shapes (src/collision) into a ContactSet, then the
+ *                  unilateral and bounded rows of contacts, limits and motors (src/contact; the
+ *                  unilateral part of stage 5, made once, at q_k), warm-started from the last
+ *                  step's contacts with the same keys
  *   4-8 integrate  the integrator (src/integrators): forces, constraints, assemble (factor),
  *                  solve (step/solve.ts, the one velocity solve with the rows), advance
  *   9 stabilize    the projection onto the hard bilateral constraints (step/stabilize.ts), then
  *                  the one-sided rows on the final velocity (step/unilateralCorrection.ts)
- *  10 report       the simulation's: divergence checks, warnings, records (src/report)
+ *  10 report       Simulation.stepOnce's: divergence checks, warnings, records (src/report); the
+ *                  contacts' impulses are remembered for the next step's warm start
  *
  * The unilateral rows are made once per step at the start of the step (the contacts' points,
  * normals and gaps at q_k) and act in every velocity solve of the step.

@@ -6,8 +6,9 @@
  * new positions without seeing the unilateral rows, and on a chain it turns the links by up to
  * 0.5 rad/s after the step's solve: a limit that the solve held is pushed past, a little more each
  * step. So the rows with w = J u + b < 0 after the projection, and those whose impulse was active,
- * take a correction δu = A_p⁻¹ [Nᵀz₂; 0] in the projection's own factorization A_p (its metric, and
- * its G at the final positions, so the joints keep G δu = 0): the LCP w₂ = W₂ z₂ + (N u + b),
+ * take a correction δu = A_p⁻¹ [Nᵀz₂; 0] in the projection's last factorization A_p (its metric,
+ * and its G: at the final positions, or at the positions of its last refactorization, where the
+ * joints keep G δu = 0 to first order): the LCP w₂ = W₂ z₂ + (N u + b + reg z),
  * W₂ = N̄ A_p⁻¹ N̄ᵀ, z₂ ≥ 0, by pivoting. Friction and motor rows are left as the step's solve
  * made them. Nothing runs without bilateral hard rows under the projection, or without a violated row.
  */
@@ -51,7 +52,7 @@ export class UnilateralCorrection {
     this.sub.z.fill(0, 0, n);
     this.lo.fill(0, 0, n);
     this.hi.fill(Infinity, 0, n);
-    this.pivoting.solve(this.W, this.q.subarray(0, n), this.lo.subarray(0, n), this.hi.subarray(0, n), null, this.sub.z.subarray(0, n));
+    this.pivoting.solve(this.W, this.q, this.lo, this.hi, null, this.sub.z);
     // u += A_p⁻¹ [Nᵀz₂; 0], and the impulses into the step's rows
     this.rhs.fill(0);
     for (let j = 0; j < n; j++) if (this.sub.z[j] !== 0) this.W.scatterRow(this.rhs, j, this.sub.z[j]!);
@@ -72,7 +73,8 @@ export class UnilateralCorrection {
     for (let i = 0; i < rows.count; i++) {
       const k = rows.kind[i]!;
       if (k !== ROW_NORMAL && k !== ROW_LIMIT) continue;
-      const w = rows.rowVelocity(i, u, uo, body) + rows.b[i]!;
+      // eq. 0.10: a compliant row's w includes its own (γα/h²) z
+      const w = rows.rowVelocity(i, u, uo, body) + rows.b[i]! + rows.reg[i]! * rows.z[i]!;
       if (w >= -VIOLATION_TOL && !(rows.z[i]! > 0)) continue;
       if (w < -VIOLATION_TOL) violated = true;
       this.add(rows, i, w);
@@ -83,7 +85,7 @@ export class UnilateralCorrection {
   /** copies row i into the subset, with its slack w */
   private add(rows: UnilateralRows, i: number, w: number): void {
     const sub = this.sub, j = sub.add(rows.kind[i]!, rows.compA[i]!, rows.compB[i]!, rows.b[i]!, 0, Infinity, rows.owner[i]!);
-    sub.J.set(rows.J.subarray(12 * i, 12 * i + 12), 12 * j);
+    for (let e = 0; e < 12; e++) sub.J[12 * j + e] = rows.J[12 * i + e]!;
     sub.reg[j] = rows.reg[i]!;
     if (this.from.length <= j) this.grow(2 * (j + 1));
     this.from[j] = i; this.q[j] = w;

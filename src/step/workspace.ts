@@ -238,7 +238,8 @@ export class Workspace {
 
   /**
    * (nnz) the step matrix A = M − a₀D − a₁K (default: the last factored coefficients), formed on
-   * request for tests, diagnostics and benchmarks (the solves never need A itself)
+   * request: for tests and diagnostics, and for `pgs` on a block-diagonal step, which inverts its
+   * diagonal blocks (step/contactPgs.ts); the solves never need A itself
    */
   stepMatrix(a0 = this.coef[0]!, a1 = this.coef[1]!): Float64Array {
     const P = this.M.values, D = this.fs.D.values, K = this.fs.K.values;

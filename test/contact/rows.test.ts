@@ -74,6 +74,31 @@ describe('contact rows', () => {
   });
 });
 
+describe('friction directions', () => {
+  it('each contact\'s friction rows lie in its own tangent plane (contacts with different normals)', () => {
+    // a ball in a corner: the floor's normal +z, the wall's +x, a second ball's along the line of centres
+    const model = withContacts({
+      version: 1,
+      bodies: [{ name: 'a', mass: 1, shape: { type: 'sphere', radius: 0.1 }, position: [0.1, 0, 0.1] },
+        { name: 'b', mass: 1, shape: { type: 'sphere', radius: 0.1 }, position: [0.25, 0.13, 0.11] }],
+    }, { contact: { margin: 0.05 }, shapes: [plane(), plane([0, 0, 0], [Math.SQRT1_2, 0, Math.SQRT1_2, 0]), shapeOf(0, 'sphere', [0.1]), shapeOf(1, 'sphere', [0.1])] });
+    const ws = new Workspace(model), q = model.initialQ, u = model.initialU, contacts = new ContactSet();
+    new Collider(shapeDescriptions(model), model.contact.margin).collide(q, contacts);
+    const rows = new UnilateralRows();
+    new ContactRowBuilder({ qOffset: ws.qOffsets, uOffset: ws.uOffsets, body: ws.bodyFlags },
+      { erp: 0.2, restitutionThreshold: 0.05, friction: 'box', directions: 8 }).build(rows, contacts, q, u, 0.01);
+    const normals = new Set<string>();
+    for (let i = 0; i < rows.count; i++) {
+      const c = rows.owner[i]!, n = contacts.n_W.subarray(3 * c, 3 * c + 3), d = rows.dir.subarray(3 * i, 3 * i + 3);
+      normals.add(Array.from(n, (x) => x.toFixed(3)).join());
+      const dn = d[0]! * n[0]! + d[1]! * n[1]! + d[2]! * n[2]!;
+      if (rows.kind[i] === ROW_NORMAL) expect(dn).toBeCloseTo(1, 14);
+      else expect(Math.abs(dn)).toBeLessThan(1e-14);
+    }
+    expect(normals.size).toBeGreaterThanOrEqual(3);
+  });
+});
+
 /** component x of the velocity of component c's material point at contact k's point (0 for the world) */
 function pointVelocity(model: Model, u: Float64Array, q: Float64Array, c: number, p: Float64Array, k: number, x: number): number {
   if (c < 0) return 0;
