@@ -27,10 +27,12 @@ import type { Workspace } from './workspace.js';
 export class ReducedMatrix implements LcpMatrix {
   n = 0;
   private rows: UnilateralRows | null = null;
-  /** (n·n) computed columns, column-major */
+  /** (n·n) computed columns, column-major, allocated only when a solver asks for a column */
   private cols = new Float64Array(0);
   /** (n) 1 once column j is computed this step */
   private have = new Uint8Array(0);
+  /** the distance between two columns in `cols`: this step's n */
+  private stride = 0;
   private readonly rhs: Float64Array;   // (nKkt) N̄ᵀ e_j
   private readonly y: Float64Array;     // (nKkt) A⁻¹ N̄ᵀ e_j
   /** (ncomp) each component's offset in the solve layout, −1 when it has no block */
@@ -52,28 +54,34 @@ export class ReducedMatrix implements LcpMatrix {
   reset(rows: UnilateralRows): void {
     this.rows = rows;
     this.n = rows.count;
-    if (this.have.length < this.n) {
-      this.have = new Uint8Array(Math.max(this.n, 2 * this.have.length));
-      this.cols = new Float64Array(this.have.length * this.have.length);
-    }
+    this.stride = this.n;
+    if (this.have.length < this.n) this.have = new Uint8Array(Math.max(this.n, 2 * this.have.length));
     this.have.fill(0, 0, this.n);
     this.columnsComputed = 0;
   }
 
+  /** room for the columns of this step, made at the first column asked for (n·n numbers) */
+  private reserveColumns(): void {
+    const need = this.stride * this.stride;
+    if (this.cols.length < need) this.cols = new Float64Array(Math.max(need, 2 * this.cols.length));
+  }
+
   column(j: number, out: Float64Array): void {
-    const n = this.n, cols = this.cols, at = j * this.have.length;
+    const n = this.n, at = j * this.stride;
     if (!this.have[j]) this.compute(j, at);
+    const cols = this.cols;
     for (let i = 0; i < n; i++) out[i] = cols[at + i]!;
   }
 
   diagonal(j: number): number {
-    const at = j * this.have.length;
+    const at = j * this.stride;
     if (!this.have[j]) this.compute(j, at);
     return this.cols[at + j]!;
   }
 
   /** cols[at …] ← column j: one solve with the step's factors, then N times its velocity part */
   private compute(j: number, at: number): void {
+    if (this.columnsComputed === 0) this.reserveColumns();
     const rows = this.rows!, rhs = this.rhs, y = this.y, out = this.cols;
     rhs.fill(0);
     this.scatterRow(rhs, j, 1);
