@@ -60,9 +60,12 @@ export class LemkeStep {
     const pr = this.problem;
     pr.nc = nc; pr.k = k; pr.b = this.b; pr.mu = this.mu;
     const rep = this.as.solve(pr, this.out);
-    // impulses back to the rows
-    for (let i = 0; i < nc; i++) rows.z[perm[i]!] = this.out.theta[i]!;
-    for (let r = 0; r < nc * k; r++) rows.z[perm[nc + r]!] = this.out.beta[r]!;
+    // impulses back to the rows; a solve that did not end in a solution (a ray, the pivot cap)
+    // leaves a basis whose impulses can be arbitrarily large: the rows then take none this step,
+    // the status says so, and the next step's rows (with the penetration corrected by erp) retry
+    const ok = rep.status === 'solved';
+    for (let i = 0; i < nc; i++) rows.z[perm[i]!] = ok ? this.out.theta[i]! : 0;
+    for (let r = 0; r < nc * k; r++) rows.z[perm[nc + r]!] = ok ? this.out.beta[r]! : 0;
     return rep;
   }
 
