@@ -78,8 +78,8 @@ export interface ShapeDesc {
 /** the shapes of a simulation, struct of arrays (index = shape index) */
 export class ShapeTable {
   readonly count: number;
-  /** detection margin, m: contacts are reported while the gap is below it */
-  readonly margin: number;
+  /** detection margin, m: contacts are reported while the gap is below it (the stepper widens it for fast shapes) */
+  margin: number;
   readonly names: readonly string[];
   /** (n) kind code (PLANE … ELLIPSOID) */
   readonly kind: Uint8Array;

@@ -74,7 +74,7 @@ export class Stepper implements StepContacts {
   step(st: State, h: number): void {
     this.drive();
     this.attach();
-    this.collide(st.q);
+    this.collide(st.q, st.u, h);
     this.unilateralRows(st.q, st.u, h);
     this.parts.integrate(st, h);
     this.stabilize(st, h);
@@ -87,12 +87,32 @@ export class Stepper implements StepContacts {
   /** 2. attach: no attachments yet */
   private attach(): void {}
 
-  /** 3. collide: the contacts at the start of the step */
-  private collide(q: Float64Array): void {
+  /** 3. collide: the contacts at the start of the step, within the margin widened for fast shapes */
+  private collide(q: Float64Array, u: Float64Array, h: number): void {
     this.contacts.count = 0;
-    if (!this.parts.collider) return;
-    this.parts.collider.collide(q, this.contacts);
+    const collider = this.parts.collider;
+    if (!collider) return;
+    collider.shapes.margin = Math.max(this.ws.model.contact.margin, h * this.fastestShape(collider, u));
+    collider.collide(q, this.contacts);
     if (this.parts.refuseContacts) this.refuse();
+  }
+
+  /**
+   * the largest speed of a shape's point, |v| + |ω| ρ (ρ its bounding radius), m/s: the margin is
+   * at least one step of it, so a contact is known, and its row can stop the shape, before the
+   * shape would pass into another within the step (a speculative contact)
+   */
+  private fastestShape(collider: Collider, u: Float64Array): number {
+    const t = collider.shapes, uo = this.ws.uOffsets, body = this.ws.bodyFlags;
+    let vmax = 0;
+    for (let i = 0; i < t.count; i++) {
+      const c = t.component[i]!;
+      if (c < 0) continue;
+      const o = uo[c]!, v = Math.hypot(u[o]!, u[o + 1]!, u[o + 2]!);
+      const w = body[c] ? Math.hypot(u[o + 3]!, u[o + 4]!, u[o + 5]!) * t.bound[i]! : 0;
+      if (v + w > vmax) vmax = v + w;
+    }
+    return vmax;
   }
 
   /** under rk4: the first contact within the margin fails the step */
