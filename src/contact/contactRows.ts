@@ -13,6 +13,7 @@
 import type { ContactSet } from './contactSet.js';
 import { UnilateralRows, ROW_NORMAL, ROW_FRICTION, pointRow } from './rows.js';
 import { orthonormalBasis } from '../math/basis.js';
+import { polyhedralDirections } from '../solvers/lcp/anitescuStewart.js';
 
 /** how friction is written as rows */
 export type FrictionRows = 'box' | 'polyhedral';
@@ -39,12 +40,14 @@ export interface RowComponents {
 export class ContactRowBuilder {
   private readonly t1 = new Float64Array(3);
   private readonly t2 = new Float64Array(3);
-  private readonly d = new Float64Array(3);
+  private readonly d: Float64Array;        // (3·K) this contact's friction directions
   private readonly n3 = new Float64Array(3);
   private readonly rA = new Float64Array(3);
   private readonly rB = new Float64Array(3);
 
-  constructor(private readonly comps: RowComponents, private readonly settings: ContactRowSettings) {}
+  constructor(private readonly comps: RowComponents, private readonly settings: ContactRowSettings) {
+    this.d = new Float64Array(3 * Math.max(2, settings.directions));
+  }
 
   /**
    * appends the rows of every contact to `rows`: its normal row, then its friction rows (box
@@ -105,11 +108,11 @@ export class ContactRowBuilder {
     // the basis writes at the offset it reads n from: n is copied to offset 0 first
     n3[0] = n[3 * c]!; n3[1] = n[3 * c + 1]!; n3[2] = n[3 * c + 2]!;
     orthonormalBasis(t1, t2, n3, 0);
+    // box friction: t₁ and t₂ themselves; polyhedral: the cone's K edges
+    if (k === 2) { d.set(t1); d.set(t2, 3); } else polyhedralDirections(d, t1, t2, k);
     for (let j = 0; j < k; j++) {
-      const a = (2 * Math.PI * j) / k, ca = k === 2 ? 1 - j : Math.cos(a), sa = k === 2 ? j : Math.sin(a);
-      for (let x = 0; x < 3; x++) d[x] = ca * t1[x]! + sa * t2[x]!;
       const r = rows.add(ROW_FRICTION, contacts.compA[c]!, contacts.compB[c]!, 0, -Infinity, Infinity, c);
-      this.direction(rows, r, contacts, c, d[0]!, d[1]!, d[2]!);
+      this.direction(rows, r, contacts, c, d[3 * j]!, d[3 * j + 1]!, d[3 * j + 2]!);
       rows.normalOf[r] = i;
       rows.mu[r] = mu;
     }

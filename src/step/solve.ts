@@ -15,12 +15,12 @@
  * report (forces z/h) and the next step's warm start.
  */
 import type { Workspace } from './workspace.js';
-import type { UnilateralRows } from '../contact/rows.js';
+import { ROW_NORMAL, ROW_FRICTION, type UnilateralRows } from '../contact/rows.js';
 import type { ContactSet } from '../contact/contactSet.js';
 import { ReducedMatrix } from './reduced.js';
 import { BlockDiagonalPgs } from './contactPgs.js';
 import { LemkeStep } from './lemkeStep.js';
-import type { LcpMatrix, LcpReport } from '../solvers/lcp/types.js';
+import { DenseLcpMatrix, type LcpMatrix, type LcpReport } from '../solvers/lcp/types.js';
 import { BoxLcpPivoting } from '../solvers/lcp/pivoting.js';
 import { boxPgs } from '../solvers/lcp/pgs.js';
 import type { ContactSettings } from '../model/contactModel.js';
@@ -68,24 +68,13 @@ export interface StepContacts {
   readonly q: Float64Array;
 }
 
-/** a dense row-major matrix whose size changes from step to step */
-class DenseMatrix implements LcpMatrix {
-  n = 0;
-  a = new Float64Array(0);
-  column(j: number, out: Float64Array): void {
-    const n = this.n, a = this.a;
-    for (let i = 0; i < n; i++) out[i] = a[i * n + j]!;
-  }
-  diagonal(j: number): number { return this.a[j * this.n + j]!; }
-}
-
 export class VelocitySolve {
   readonly W: ReducedMatrix;
   private q = new Float64Array(0);
   private lo = new Float64Array(0);
   private hi = new Float64Array(0);
   private sets = new Int8Array(0);
-  private readonly Wsym = new DenseMatrix();
+  private readonly Wsym = new DenseLcpMatrix(0, new Float64Array(0));
   // the solvers' inputs, kept between steps (no objects made per step)
   private readonly friction: { normalOf: Int32Array; mu: Float64Array } = { normalOf: new Int32Array(0), mu: new Float64Array(0) };
   private readonly pivotOptions: { initialSets: Int8Array } = { initialSets: new Int8Array(0) };
@@ -198,7 +187,7 @@ export class VelocitySolve {
 
   /** true when every row is a contact row (no limits or motors) */
   private onlyContacts(rows: UnilateralRows): boolean {
-    for (let i = 0; i < rows.count; i++) if (rows.kind[i]! > 1) return false;
+    for (let i = 0; i < rows.count; i++) if (rows.kind[i] !== ROW_NORMAL && rows.kind[i] !== ROW_FRICTION) return false;
     return true;
   }
 

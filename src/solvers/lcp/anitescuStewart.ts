@@ -23,7 +23,7 @@
  */
 import { ModelError } from '../../model/errors.js';
 import { Lemke, type LemkeOptions } from './lemke.js';
-import type { LcpMatrix, LcpReport } from './types.js';
+import { DenseLcpMatrix, type LcpMatrix, type LcpReport } from './types.js';
 
 /** the data of one Anitescu–Stewart problem */
 export interface FrictionLcpProblem {
@@ -49,24 +49,13 @@ export interface FrictionLcpResult {
   xi: Float64Array;
 }
 
-/** the assembled LCP matrix, dense row-major, sized per solve */
-class AssembledMatrix implements LcpMatrix {
-  n = 0;
-  a = new Float64Array(0);
-  column(j: number, out: Float64Array): void {
-    const n = this.n, a = this.a;
-    for (let i = 0; i < n; i++) out[i] = a[i * n + j];
-  }
-  diagonal(j: number): number { return this.a[j * this.n + j]; }
-}
-
 /**
  * Assembles and solves the Anitescu–Stewart LCP by Lemke's method. One instance serves many
  * solves; its buffers grow to the largest problem seen.
  */
 export class AnitescuStewart {
   private readonly lemke: Lemke;
-  private readonly mat = new AssembledMatrix();
+  private readonly mat = new DenseLcpMatrix(0, new Float64Array(0));
   private q = new Float64Array(0);
   private z = new Float64Array(0);
   private col = new Float64Array(0);

@@ -18,9 +18,12 @@ export interface LcpMatrix {
   diagonal(j: number): number;
 }
 
-/** a dense row-major n × n matrix as an LcpMatrix */
+/**
+ * a dense row-major n × n matrix as an LcpMatrix; n and a may be reset between solves (a buffer
+ * reused for problems of changing size)
+ */
 export class DenseLcpMatrix implements LcpMatrix {
-  constructor(readonly n: number, readonly a: Float64Array) {}
+  constructor(public n: number, public a: Float64Array) {}
   column(j: number, out: Float64Array): void {
     const n = this.n, a = this.a;
     for (let i = 0; i < n; i++) out[i] = a[i * n + j]!;
