@@ -11,23 +11,23 @@
  *
  * Shapes, in their own frame (params): sphere [r]; capsule [r, h], the segment from −h e_z to +h e_z
  * swept by r; box [h_x, h_y, h_z] half extents; plane [], the half-space z ≤ 0 (its outward normal
- * is the frame's +z, infinite); cylinder [r, h] along z; ellipsoid [r_x, r_y, r_z]. Cylinders and
- * ellipsoids are accepted and bounded but produce no contacts yet (the general convex pairs come
- * with the collision-detection issue).
+ * is the frame's +z, infinite); cylinder [r, h] along z; ellipsoid [r_x, r_y, r_z]; hull and mesh []
+ * with their data in `geometry` (./geometry.ts; a height field is a mesh).
  *
  * The world AABB of each shape is exact for its pose (sphere: r; capsule: the segment's box grown by
  * r; box: Σ_j |R_ij| h_j; cylinder: r √(1 − a_i²) + h |a_i| for the axis a; ellipsoid:
- * √(Σ_j (R_ij r_j)²)), grown by half the detection margin on every side, so two boxes overlap
+ * √(Σ_j (R_ij r_j)²); hull and mesh: their local box turned, centre R c and Σ_j |R_ij| e_j), grown by half the detection margin on every side, so two boxes overlap
  * whenever their shapes are closer than the margin. A plane's box is infinite. The bounding radius ρ
  * of each shape about its centre (sphere r, capsule r + h, box |h|, cylinder √(r² + h²), ellipsoid
- * the largest radius) lets the broadphase drop pairs whose centres are farther apart than
+ * the largest radius, hull and mesh their geometry's radius) lets the broadphase drop pairs whose centres are farther apart than
  * ρ_A + ρ_B + margin.
  */
 import { ModelError, unitQuaternion } from '../model/errors.js';
 import { quatToMat3 } from '../math/quat.js';
 import type { SurfaceMaterial } from '../contact/contactSet.js';
+import type { ShapeGeometry } from './geometry.js';
 
-export type ShapeKindName = 'sphere' | 'capsule' | 'box' | 'plane' | 'cylinder' | 'ellipsoid';
+export type ShapeKindName = 'sphere' | 'capsule' | 'box' | 'plane' | 'cylinder' | 'ellipsoid' | 'hull' | 'mesh';
 
 /** kind codes, in the rank order of the pair functions (a pair function takes the lower rank first) */
 export const PLANE = 0;
@@ -36,17 +36,20 @@ export const CAPSULE = 2;
 export const BOX = 3;
 export const CYLINDER = 4;
 export const ELLIPSOID = 5;
-export const SHAPE_KINDS = 6;
+export const HULL = 6;
+export const MESH = 7;
+export const SHAPE_KINDS = 8;
 
 /** numbers per shape in `ShapeTable.params` */
 export const PARAMS_STRIDE = 4;
 
 const KIND_CODE: Readonly<Record<ShapeKindName, number>> = {
   plane: PLANE, sphere: SPHERE, capsule: CAPSULE, box: BOX, cylinder: CYLINDER, ellipsoid: ELLIPSOID,
+  hull: HULL, mesh: MESH,
 };
 const PARAM_NAMES: Readonly<Record<ShapeKindName, readonly string[]>> = {
   plane: [], sphere: ['radius'], capsule: ['radius', 'half length'], box: ['half x', 'half y', 'half z'],
-  cylinder: ['radius', 'half length'], ellipsoid: ['radius x', 'radius y', 'radius z'],
+  cylinder: ['radius', 'half length'], ellipsoid: ['radius x', 'radius y', 'radius z'], hull: [], mesh: [],
 };
 
 /** one collision shape, as the loader describes it */
@@ -60,9 +63,15 @@ export interface ShapeDesc {
   isBody: boolean;
   /**
    * sphere [r], capsule [r, halfLength], box [hx, hy, hz], plane [], cylinder [r, halfLength],
-   * ellipsoid [rx, ry, rz]
+   * ellipsoid [rx, ry, rz], hull [], mesh []
    */
   params: readonly number[];
+  /** a hull's or a mesh's data (required for those kinds, absent otherwise) */
+  geometry?: ShapeGeometry;
+  /** collision group bits (default 1) and the groups it pairs with (default all): a pair needs
+   * (group_A & mask_B) ≠ 0 and (group_B & mask_A) ≠ 0 */
+  group?: number;
+  mask?: number;
   /** position in the component frame (in world for the world), m */
   position: readonly [number, number, number] | readonly number[];
   /** orientation [w, x, y, z] shape → component frame (→ world for the world), normalised here */
@@ -93,6 +102,11 @@ export class ShapeTable {
   readonly fixed: Uint8Array;
   /** (n) 1 when the shape may pair */
   readonly collide: Uint8Array;
+  /** (n) collision group bits and the mask of groups it pairs with (ShapeDesc.group, mask) */
+  readonly group: Uint32Array;
+  readonly mask: Uint32Array;
+  /** (n) hull or mesh data, null for the primitives */
+  readonly geometry: readonly (ShapeGeometry | null)[];
   /** (4n) shape parameters, see the file comment */
   readonly params: Float64Array;
   /** (n) radius of a sphere about the shape's centre holding the shape (Infinity for a plane) */
@@ -122,6 +136,8 @@ export class ShapeTable {
     this.names = descs.map((d) => d.name);
     this.kind = new Uint8Array(n); this.component = new Int32Array(n); this.qOffset = new Int32Array(n);
     this.isBody = new Uint8Array(n); this.fixed = new Uint8Array(n); this.collide = new Uint8Array(n);
+    this.group = new Uint32Array(n); this.mask = new Uint32Array(n);
+    this.geometry = descs.map((d) => d.geometry ?? null);
     this.params = new Float64Array(PARAMS_STRIDE * n); this.bound = new Float64Array(n);
     this.localPos = new Float64Array(3 * n); this.localRot = new Float64Array(9 * n);
     this.turned = new Uint8Array(n);
@@ -148,8 +164,13 @@ export class ShapeTable {
       if (!ok) throw new ModelError(`${path}.params`, `${name} must be finite and > 0, got ${v}`);
       this.params[PARAMS_STRIDE * i + k] = v;
     });
+    const geometry = this.geometry[i]!;
+    if ((code === HULL || code === MESH) !== (geometry !== null) || (geometry && geometry.type !== d.kind)) {
+      throw new ModelError(path, `a ${d.kind} ${geometry ? `cannot take ${geometry.type} data` : 'needs its data'}`);
+    }
     const pr = this.params.subarray(PARAMS_STRIDE * i);
-    this.bound[i] = boundingRadius(code, pr[0]!, pr[1]!, pr[2]!);
+    this.bound[i] = geometry ? geometry.radius : boundingRadius(code, pr[0]!, pr[1]!, pr[2]!);
+    this.group[i] = (d.group ?? 1) >>> 0; this.mask[i] = (d.mask ?? 0xffffffff) >>> 0;
     // component
     const world = d.component < 0;
     if (!world && !(d.qOffset >= 0)) {
@@ -264,11 +285,28 @@ export class ShapeTable {
         ey = Math.hypot(a * R[b + 3]!, h * R[b + 4]!, c * R[b + 5]!);
         ez = Math.hypot(a * R[b + 6]!, h * R[b + 7]!, c * R[b + 8]!);
         break;
+      case HULL: case MESH: this.geometryBox(i); return;
     }
-    // grown by half the margin; a plane's box is all of space
-    const g = 0.5 * this.margin, box = this.aabb, P = this.pos, o = 6 * i, p = 3 * i;
-    box[o] = P[p]! - ex - g; box[o + 1] = P[p + 1]! - ey - g; box[o + 2] = P[p + 2]! - ez - g;
-    box[o + 3] = P[p]! + ex + g; box[o + 4] = P[p + 1]! + ey + g; box[o + 5] = P[p + 2]! + ez + g;
+    this.setBox(i, this.pos[3 * i]!, this.pos[3 * i + 1]!, this.pos[3 * i + 2]!, ex, ey, ez);
+  }
+
+  /** a hull's or mesh's box: its local box (centre c, half extents e) turned, R c and Σ_j |R_ij| e_j */
+  private geometryBox(i: number): void {
+    const g = this.geometry[i]!, c = g.boxCenter, e = g.boxHalf, R = this.rot, b = 9 * i, P = this.pos;
+    const cx = P[3 * i]! + R[b]! * c[0]! + R[b + 1]! * c[1]! + R[b + 2]! * c[2]!;
+    const cy = P[3 * i + 1]! + R[b + 3]! * c[0]! + R[b + 4]! * c[1]! + R[b + 5]! * c[2]!;
+    const cz = P[3 * i + 2]! + R[b + 6]! * c[0]! + R[b + 7]! * c[1]! + R[b + 8]! * c[2]!;
+    const ex = Math.abs(R[b]!) * e[0]! + Math.abs(R[b + 1]!) * e[1]! + Math.abs(R[b + 2]!) * e[2]!;
+    const ey = Math.abs(R[b + 3]!) * e[0]! + Math.abs(R[b + 4]!) * e[1]! + Math.abs(R[b + 5]!) * e[2]!;
+    const ez = Math.abs(R[b + 6]!) * e[0]! + Math.abs(R[b + 7]!) * e[1]! + Math.abs(R[b + 8]!) * e[2]!;
+    this.setBox(i, cx, cy, cz, ex, ey, ez);
+  }
+
+  /** the box of centre c and half extents e, grown by half the margin (a plane's is all of space) */
+  private setBox(i: number, cx: number, cy: number, cz: number, ex: number, ey: number, ez: number): void {
+    const g = 0.5 * this.margin, box = this.aabb, o = 6 * i;
+    box[o] = cx - ex - g; box[o + 1] = cy - ey - g; box[o + 2] = cz - ez - g;
+    box[o + 3] = cx + ex + g; box[o + 4] = cy + ey + g; box[o + 5] = cz + ez + g;
   }
 }
 

@@ -13,7 +13,7 @@ export interface Scene {
 }
 
 const KINDS: ShapeKindName[] = ['sphere', 'capsule', 'box', 'cylinder', 'ellipsoid', 'plane'];
-const PARAMS: Record<ShapeKindName, number> = { sphere: 1, capsule: 2, box: 3, cylinder: 2, ellipsoid: 3, plane: 0 };
+const PARAMS: Partial<Record<ShapeKindName, number>> = { sphere: 1, capsule: 2, box: 3, cylinder: 2, ellipsoid: 3, plane: 0 };
 
 /** a deterministic generator in [0, 1) */
 export function rng(seed: number): () => number {
@@ -38,7 +38,7 @@ export function randomScene(seed: number, n: number, size: number, planes = true
     const world = kind === 'plane';
     shapes.push({
       kind, component: world ? -1 : body, qOffset: world ? -1 : 7 * body, isBody: !world,
-      params: Array.from({ length: PARAMS[kind] }, () => 0.05 + 0.4 * r()),
+      params: Array.from({ length: PARAMS[kind]! }, () => 0.05 + 0.4 * r()),
       position: world ? [(r() - 0.5) * size, (r() - 0.5) * size, -size / 2] : [(r() - 0.5) * 0.3, (r() - 0.5) * 0.3, (r() - 0.5) * 0.3],
       orientation: world ? unit([1, 0.3 * (r() - 0.5), 0.3 * (r() - 0.5), 0]) : unit([r() - 0.5, r() - 0.5, r() - 0.5, r() - 0.5]),
       material: MAT, collide: r() > 0.1, name: `s${i}`, fixed: body === fixedBody,
