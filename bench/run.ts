@@ -9,6 +9,10 @@
  *                in Rapier and cannon-es (bench/peers.ts, in a child process) as ratios, and the chain
  *                scaling over 100, 1 000 and 10 000 links; chain100 under SPOOK and Baumgarte
  *                instead of the projection (ms/step, worst separation, or the step it diverged at)
+ *   contact      the sphere pile against Rapier and MuJoCo, pivoting's scaling, chain100 with limits
+ *                (bench/spherepile.ts)
+ *   boxpile      the pile of 1000 boxes against Rapier, MuJoCo and Jolt, Vinculum's heap over it, and
+ *                the scaling to 4000 and 16 000 boxes (bench/boxpile.ts)
  *   heap         heap growth over 10,000 steady steps (run with --expose-gc), and the transient
  *                allocation per step of every integrator (heap use after 1000 steps, no GC between)
  *
@@ -17,6 +21,7 @@
  * the script (results in core-<date>-quick.json; not for the docs).
  */
 import { contactBenchmarks } from './spherepile.js';
+import { boxpileBenchmarks } from './boxpile.js';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +36,7 @@ import { SupernodalSymbolic, SupernodalLdlt } from '../src/math/sparse/supernoda
 import { cscSymmetrizeValues, cscTransposeMap } from '../src/math/sparse/csc.js';
 import { execFileSync } from 'node:child_process';
 import type { PeerChain100 } from './peers.js';
-import { median } from './stats.js';
+import { median, fitExponent } from './stats.js';
 import { writeTextFileAtomic } from '../node/files.js';
 
 /** two spinning boxes with offset centres of mass coupled by a frame spring, under gravity (like the frame-spring-pair example, not the same) */
@@ -45,14 +50,6 @@ function spinningPair() {
 }
 
 const log = (s: string) => process.stdout.write(s + '\n');
-
-function fitExponent(xs: number[], ys: number[]): number {
-  const lx = xs.map(Math.log), ly = ys.map(Math.log);
-  const mx = lx.reduce((a, b) => a + b) / lx.length, my = ly.reduce((a, b) => a + b) / ly.length;
-  let num = 0, den = 0;
-  for (let i = 0; i < lx.length; i++) { num += (lx[i]! - mx) * (ly[i]! - my); den += (lx[i]! - mx) ** 2; }
-  return num / den;
-}
 
 /**
  * ms per implicit-Euler step of an N×N cloth (median of `reps` timed steps after warm-up), at
@@ -230,12 +227,14 @@ async function main(): Promise<void> {
   // contact: the sphere pile against Rapier and MuJoCo, pivoting's scaling, chain100 with limits
   const contact = contactBenchmarks({ quick, runs: quick ? 1 : 3, maxSeconds: 60,
     chain: { joint: 'gimbal', coordinates: ['theta', 'phi', 'psi'], solver: 'pivoting' }, log });
+  // collision: the pile of 1000 boxes against Rapier, MuJoCo and Jolt, its heap, and its scaling to 16 000 boxes
+  const boxpile = boxpileBenchmarks({ quick, log });
   // write results atomically
   const here = dirname(fileURLToPath(import.meta.url));
   const dir = join(here, '..', '..', 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `core-${new Date().toISOString().slice(0, 10)}${quick ? '-quick' : ''}.json`);
-  const body = JSON.stringify({ date: new Date().toISOString(), node: process.version, cloth, clothExponent: exponent, ldlt: { n: nL, runs: ldlt }, heap: hp, allocation: alloc, chain100: chains, chain100Peers: peers, chain100Stabilized: stabilized, chainScaling: scaling, chainExponent, chainHeap, contact }, null, 2) + '\n';
+  const body = JSON.stringify({ date: new Date().toISOString(), node: process.version, cloth, clothExponent: exponent, ldlt: { n: nL, runs: ldlt }, heap: hp, allocation: alloc, chain100: chains, chain100Peers: peers, chain100Stabilized: stabilized, chainScaling: scaling, chainExponent, chainHeap, contact, boxpile }, null, 2) + '\n';
   await writeTextFileAtomic(file, body);
   log(`results: ${file}`);
 }
