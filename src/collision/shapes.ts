@@ -72,6 +72,8 @@ export interface ShapeDesc {
    * (group_A & mask_B) ≠ 0 and (group_B & mask_A) ≠ 0 */
   group?: number;
   mask?: number;
+  /** the index of its named material (Model.materials), whose pair overrides apply (default −1: none) */
+  materialId?: number;
   /** position in the component frame (in world for the world), m */
   position: readonly [number, number, number] | readonly number[];
   /** orientation [w, x, y, z] shape → component frame (→ world for the world), normalised here */
