@@ -27,11 +27,10 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
 import { parseModel, Simulation } from '../src/index.js';
 import { writeTextFileAtomic } from '../node/files.js';
 import { median, fitExponent } from './stats.js';
-import { SPHEREPILE, type ContactModelFile, type BodyEntry } from './spherepile.js';
+import { SPHEREPILE, timeWorld, type ContactModelFile, type BodyEntry } from './spherepile.js';
 import type { BoxpilePeerOptions, BoxpilePeerReport } from './boxpilePeers.js';
 
 /** the box pile's numbers (SI units) */
@@ -177,33 +176,18 @@ export interface BoxpileMeasureOptions {
   after?: (s: number) => void;
 }
 
-/** steps a world, timing each step; stops past maxSeconds of wall time */
-function runWorld(w: BoxpileWorld, steps: number, maxSeconds: number, stepMs: number[], after?: (s: number) => void) {
-  const c0 = process.cpuUsage();
-  let wall = 0, s = 0;
-  while (s < steps && wall < 1000 * maxSeconds) {
-    const t = performance.now();
-    w.step();
-    const dt = performance.now() - t;
-    stepMs.push(dt); wall += dt; s++;
-    after?.(s);
-  }
-  const cu = process.cpuUsage(c0);
-  return { wall, cpu: (cu.user + cu.system) / 1000, steps: s };
-}
-
 /** runs a short warm-up world, then `worlds` fresh worlds, and measures them */
 export function measureBoxpile(
   engine: string, version: string, solver: string, make: () => BoxpileWorld, o: BoxpileMeasureOptions,
 ): BoxpileMeasure {
   const maxSeconds = o.maxSeconds ?? Infinity, warm = o.warmupSteps ?? 20, n = boxCount(o.size);
   // the warm-up world lets the engine compile its code; it is not counted
-  if (warm > 0) { const w = make(); runWorld(w, warm, maxSeconds, []); w.dispose?.(); }
+  if (warm > 0) { const w = make(); timeWorld(w, warm, maxSeconds, []); w.dispose?.(); }
   const wall: number[] = [], cpu: number[] = [], stepMs: number[] = [], poses = new Float64Array(7 * n);
   const initial = boxpileCentres(o.size);
   let end: Pick<BoxpileMeasure, 'steps' | 'penetration' | 'kineticEnergy' | 'displaced' | 'contacts'> | null = null;
   for (let r = 0; r < o.worlds; r++) {
-    const w = make(), t = runWorld(w, o.steps, maxSeconds, stepMs, r === o.worlds - 1 ? o.after : undefined);
+    const w = make(), t = timeWorld(w, o.steps, maxSeconds, stepMs, r === o.worlds - 1 ? o.after : undefined);
     wall.push(t.wall / t.steps); cpu.push(t.cpu / t.steps);
     // the state at the end, read outside the timing
     w.poses(poses);

@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import RAPIER from '@dimforge/rapier3d-compat';
 import loadMujoco, { type MainModule } from '@mujoco/mujoco';
 import initJolt from 'jolt-physics';
+import { warnIfFull } from './contactPeers.js';
 import {
   BOXPILE, boxCount, boxpileCentres, cubeKineticEnergy, measureBoxpile, describeBoxpile,
   type PileSize, type BoxpileWorld, type BoxpileResult, type BoxpileMeasureOptions, type ScalingPoint,
@@ -113,14 +114,6 @@ function mujocoWorld(mj: MainModule, s: PileSize): BoxpileWorld {
     contacts: () => d.ncon,
     dispose: () => { warnIfFull(d.warning); d.delete(); m.delete(); },
   };
-}
-
-/** MuJoCo counts, not throws, when its contact or constraint buffers fill: say so on stderr */
-function warnIfFull(w: { size(): number; get(i: number): { number: number } | undefined }): void {
-  for (let i = 0; i < w.size(); i++) {
-    const n = w.get(i)?.number ?? 0;
-    if (n > 0) process.stderr.write(`mujoco: warning ${i} (mjtWarning) raised ${n} times\n`);
-  }
 }
 
 /**

@@ -120,7 +120,7 @@ function mujocoWorld(mj: MainModule, solver: MujocoSolver): SpherepileWorld {
 }
 
 /** MuJoCo counts, not throws, when its contact or constraint buffers fill: say so on stderr */
-function warnIfFull(w: { size(): number; get(i: number): { number: number } | undefined }): void {
+export function warnIfFull(w: { size(): number; get(i: number): { number: number } | undefined }): void {
   for (let i = 0; i < w.size(); i++) {
     const n = w.get(i)?.number ?? 0;
     if (n > 0) process.stderr.write(`mujoco: warning ${i} (mjtWarning) raised ${n} times\n`);

@@ -227,10 +227,16 @@ export type SpherepileMeasure = Extract<SpherepileResult, { available: true }>;
 /** options of measureSpherepile */
 export interface MeasureOptions { worlds: number; steps?: number; warmupSteps?: number; maxSeconds?: number }
 
-interface WorldTime { wall: number; cpu: number; steps: number }
+/** a world's wall and CPU time (ms) over the steps it ran */
+export interface WorldTime { wall: number; cpu: number; steps: number }
 
-/** steps a world, timing each step (wall) and the whole (wall and CPU); stops past maxSeconds of wall time */
-function timeWorld(w: SpherepileWorld, steps: number, maxSeconds: number, stepMs: number[]): WorldTime {
+/**
+ * steps a world, timing each step (wall) and the whole (wall and CPU); stops past maxSeconds of wall
+ * time; `after(s)` runs after step s (1-based), outside the timing (bench/boxpile.ts reads the heap)
+ */
+export function timeWorld(
+  w: { step(): void }, steps: number, maxSeconds: number, stepMs: number[], after?: (s: number) => void,
+): WorldTime {
   const c0 = process.cpuUsage();
   let wall = 0, s = 0;
   while (s < steps && wall < 1000 * maxSeconds) {
@@ -238,6 +244,7 @@ function timeWorld(w: SpherepileWorld, steps: number, maxSeconds: number, stepMs
     w.step();
     const dt = performance.now() - t;
     stepMs.push(dt); wall += dt; s++;
+    after?.(s);
   }
   const cu = process.cpuUsage(c0);
   return { wall, cpu: (cu.user + cu.system) / 1000, steps: s };
