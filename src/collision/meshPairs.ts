@@ -8,28 +8,30 @@
  * and carried into the mesh frame as the box that holds it (centre Rᵀ(c − p), half extents
  * Σ_j |R_ji| e_j); the mesh's BVH gives the triangles whose boxes overlap it, in its fixed order.
  *
- * Per triangle. The triangle, in world, is loaded as a convex of kind TRIANGLE and met by the
- * general convex pair; the points it adds carry the convex's feature and the triangle's
- * (8 t + local feature: vertex 0..2, edge 3 + k, face 6; ./convex/features.ts).
+ * Per triangle. The triangle, in world, is loaded as a convex of kind TRIANGLE; the general
+ * convex distance (./convex/convexPair.ts convexDistance: GJK, EPA when the cores overlap) gives the normal,
+ * the gap and the witness points, and the manifold builder (./convex/clip.ts) clips the supporting
+ * features along that normal. Points carry the convex's feature and the triangle's, 8 t + local
+ * (vertex 0..2, edge 3 + k, face 6; ./convex/features.ts).
  *
- * Internal edges. A mesh is one-sided: its outside is where its normals point. A point whose
- * normal is within FACE_COS of the face normal takes it exactly. Any other normal comes from an
- * edge or a vertex of the triangle (or from behind the triangle); it is kept only when that
- * feature is active (a border, or convex beyond the mesh's angle tolerance, see ./mesh.ts), else it
- * is a contact with the face that the closest-point search saw from the side: the normal becomes
- * the face normal −f and the gap is measured along it, from the convex shape's witness point
- * (its core point pushed out by the radius along −f, so a sphere or capsule gets its exact
- * distance to the face's plane) to the triangle's plane. A point so moved past the margin is
- * dropped; one that lands on another point of the pair (a sphere over a flat edge meets both
- * triangles at its lowest point) is dropped too. For a cylinder or an ellipsoid the witness point
- * is where the surface's normal is the original one: the measured gap exceeds the true one by a
- * term of second order in the angle between the normals.
+ * Internal edges. A mesh is one-sided: its outside is where its normals point. A normal within
+ * FACE_COS of the face normal f is taken as −f exactly. Any other normal comes from an edge or a
+ * vertex of the triangle (where the triangle's witness point lies), or from behind the triangle;
+ * it is kept only when that feature is active (a border, or convex beyond the mesh's angle
+ * tolerance, see ./mesh.ts). Otherwise the closest-point search saw the face from the side, and
+ * the contact is taken along −f instead: the convex's support point s along −f against the face's
+ * plane gives the gap f·(s − v₀) (exact for every kind, rounded ones included), and the features
+ * are clipped along −f, so a box over a flat mesh gets the floor's normal at every point, over
+ * faces, edges and vertices alike. Points that repeat one of another triangle (same place, same
+ * normal: a sphere over a flat edge meets both triangles at its lowest point) are dropped.
  *
  * Reduction. All points of the pair are then cut to at most four (./convex/clip.ts).
  */
 import type { ShapeTable } from './shapes.js';
 import type { Manifold } from './manifold.js';
-import { Convex, loadShape, loadTriangle } from './convex/convex.js';
+import { Convex, loadShape, loadTriangle, support } from './convex/convex.js';
+import { ConvexWorkspace, convexDistance } from './convex/convexPair.js';
+import { ClipWorkspace, clipManifold, reduceManifold } from './convex/clip.js';
 import { TriMesh, EDGE_ACTIVE, VERTEX_ACTIVE } from './mesh.js';
 
 /** a normal within this cosine of the face normal is the face normal */
@@ -46,8 +48,11 @@ export class MeshPairScratch {
   readonly convex = new Convex();
   readonly triangle = new Convex();
   /** BVH traversal stack and the triangles found, grown to the largest mesh met */
-  stack = new Int32Array(32);
-  hits = new Int32Array(64);
+  stack: Int32Array = new Int32Array(32);
+  hits: Int32Array = new Int32Array(64);
+  /** the convex distance and the manifold builder */
+  readonly pair = new ConvexWorkspace();
+  readonly clip = new ClipWorkspace();
   /** (9) the current triangle in world, (3) its world normal */
   readonly tri = new Float64Array(9);
   readonly face = new Float64Array(3);
@@ -76,10 +81,12 @@ export function convexMesh(t: ShapeTable, a: number, b: number, m: Manifold): vo
     const k = s.hits[h]!, start = m.count;
     loadWorldTriangle(s, t, b, mesh, k);
     loadTriangle(s.triangle, s.tri, 0, k, b);
-    trianglePair(s.convex, s.triangle, margin, m);
-    adjustPoints(m, start, s, mesh, k, margin);
+    triangleContacts(s, mesh.activeFlags[k]!, margin, m);
+    // the triangle's features as 8 k + local, whichever builder made them
+    for (let i = start; i < m.count; i++) m.featureB[i] = 8 * k + (m.featureB[i]! & 7);
   }
   dropDuplicates(m, first);
+  reduceManifold(m, first, 4);
 }
 
 /** the triangles whose boxes overlap shape a's box, carried into mesh b's frame, into s.hits */
@@ -114,35 +121,41 @@ function loadWorldTriangle(s: MeshPairScratch, t: ShapeTable, b: number, mesh: T
   s.face[2] = R[r + 6]! * nx + R[r + 7]! * ny + R[r + 8]! * nz;
 }
 
-/** the points [start, m.count) of triangle k: face normals snapped, inactive features moved onto the face */
-function adjustPoints(m: Manifold, start: number, s: MeshPairScratch, mesh: TriMesh, k: number, margin: number): void {
-  let w = start;
-  for (let i = start; i < m.count; i++) {
-    if (!adjustPoint(m, i, s, mesh.activeFlags[k]!, margin)) continue;
-    if (w !== i) movePoint(m, i, w);
-    w++;
-  }
-  m.count = w;
+/** the contacts of the convex and the triangle loaded in s, of active-edge flags `flags` */
+function triangleContacts(s: MeshPairScratch, flags: number, margin: number, m: Manifold): void {
+  const ws = s.pair, n = ws.normal;
+  if (!convexDistance(ws, s.convex, s.triangle, margin)) return;
+  if (!keepsNormal(s, flags) && !alongFace(s, margin)) return;
+  clipManifold(s.clip, s.convex, s.triangle, n[0]!, n[1]!, n[2]!, ws.pA, ws.pB, ws.gap, margin, m);
 }
 
-/** point i of the current triangle (s.tri, s.face, flags): true to keep it (adjusted in place) */
-function adjustPoint(m: Manifold, i: number, s: MeshPairScratch, flags: number, margin: number): boolean {
-  const N = m.normal, P = m.point, f = s.face, o = 3 * i;
-  const nx = N[o]!, ny = N[o + 1]!, nz = N[o + 2]!, fx = f[0]!, fy = f[1]!, fz = f[2]!;
-  // a face contact: the normal is −f exactly
-  if (-(nx * fx + ny * fy + nz * fz) >= FACE_COS) { N[o] = -fx; N[o + 1] = -fy; N[o + 2] = -fz; return true; }
-  // the feature of the triangle's witness point p + (gap/2) n; an active one keeps its normal
-  const g = m.gap[i]!, h = 0.5 * g;
-  const local = triangleFeature(s.tri, P[o]! + h * nx, P[o + 1]! + h * ny, P[o + 2]! + h * nz);
-  if (local < 3 && (flags & (VERTEX_ACTIVE << local)) !== 0) return true;
-  if (local >= 3 && local < FACE && (flags & (EDGE_ACTIVE << (local - 3))) !== 0) return true;
-  // inactive: the convex's witness, its core point pushed out along −f, against the face's plane
-  const r = s.convex.radius, W = s.tri;
-  const ax = P[o]! - (h + r) * nx - r * fx, ay = P[o + 1]! - (h + r) * ny - r * fy, az = P[o + 2]! - (h + r) * nz - r * fz;
-  const gap = fx * (ax - W[0]!) + fy * (ay - W[1]!) + fz * (az - W[2]!);
+/**
+ * true when the normal of s.pair may stand: the face normal (then set to −f exactly) or the normal
+ * of an active edge or vertex, where the triangle's witness point lies
+ */
+function keepsNormal(s: MeshPairScratch, flags: number): boolean {
+  const n = s.pair.normal, f = s.face;
+  if (-(n[0]! * f[0]! + n[1]! * f[1]! + n[2]! * f[2]!) >= FACE_COS) {
+    n[0] = -f[0]!; n[1] = -f[1]!; n[2] = -f[2]!;
+    return true;
+  }
+  const q = s.pair.pB, local = triangleFeature(s.tri, q[0]!, q[1]!, q[2]!);
+  if (local < 3) return (flags & (VERTEX_ACTIVE << local)) !== 0;
+  return local < FACE && (flags & (EDGE_ACTIVE << (local - 3))) !== 0;
+}
+
+/**
+ * the contact along −f: the convex's support point along −f, its gap to the face's plane and its
+ * foot on that plane, into s.pair; false when the gap is at least the margin
+ */
+function alongFace(s: MeshPairScratch, margin: number): boolean {
+  const ws = s.pair, f = s.face, W = s.tri, pA = ws.pA, pB = ws.pB, n = ws.normal;
+  const fx = f[0]!, fy = f[1]!, fz = f[2]!;
+  support(pA, 0, s.convex, -fx, -fy, -fz);
+  const gap = fx * (pA[0]! - W[0]!) + fy * (pA[1]! - W[1]!) + fz * (pA[2]! - W[2]!);
   if (!(gap < margin)) return false;
-  P[o] = ax - 0.5 * gap * fx; P[o + 1] = ay - 0.5 * gap * fy; P[o + 2] = az - 0.5 * gap * fz;
-  N[o] = -fx; N[o + 1] = -fy; N[o + 2] = -fz; m.gap[i] = gap;
+  pB[0] = pA[0]! - gap * fx; pB[1] = pA[1]! - gap * fy; pB[2] = pA[2]! - gap * fz;
+  n[0] = -fx; n[1] = -fy; n[2] = -fz; ws.gap = gap;
   return true;
 }
 
@@ -196,47 +209,4 @@ function dropDuplicates(m: Manifold, first: number): void {
     w++;
   }
   m.count = w;
-}
-
-/**
- * sphere or capsule-free stand-in for the general convex pair until it is wired: the sphere A
- * against triangle T by the closest point of the triangle to its centre (Ericson §5.1.5)
- */
-function trianglePair(A: Convex, T: Convex, margin: number, m: Manifold): void {
-  const W = T.tri, cx = A.p[0]!, cy = A.p[1]!, cz = A.p[2]!, q = m.work;
-  const local = closestOnTriangle(q, W, cx, cy, cz);
-  const dx = q[0]! - cx, dy = q[1]! - cy, dz = q[2]! - cz, d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-  const gap = d - A.radius;
-  if (!(gap < margin) || d === 0) return;
-  const nx = dx / d, ny = dy / d, nz = dz / d, h = A.radius + 0.5 * gap;
-  m.add(0, 8 * T.triangle + local, cx + h * nx, cy + h * ny, cz + h * nz, nx, ny, nz, gap);
-}
-
-/** the point of triangle W closest to x into q[0..2]; returns its local feature */
-function closestOnTriangle(q: Float64Array, W: Float64Array, x: number, y: number, z: number): number {
-  const ax = W[0]!, ay = W[1]!, az = W[2]!;
-  const abx = W[3]! - ax, aby = W[4]! - ay, abz = W[5]! - az, acx = W[6]! - ax, acy = W[7]! - ay, acz = W[8]! - az;
-  const apx = x - ax, apy = y - ay, apz = z - az;
-  const d1 = abx * apx + aby * apy + abz * apz, d2 = acx * apx + acy * apy + acz * apz;
-  const set = (u: number, v: number, f: number): number => {
-    q[0] = ax + u * abx + v * acx; q[1] = ay + u * aby + v * acy; q[2] = az + u * abz + v * acz; return f;
-  };
-  if (d1 <= 0 && d2 <= 0) return set(0, 0, 0);
-  const bpx = x - W[3]!, bpy = y - W[4]!, bpz = z - W[5]!;
-  const d3 = abx * bpx + aby * bpy + abz * bpz, d4 = acx * bpx + acy * bpy + acz * bpz;
-  if (d3 >= 0 && d4 <= d3) return set(1, 0, 1);
-  const vc = d1 * d4 - d3 * d2;
-  if (vc <= 0 && d1 >= 0 && d3 <= 0) return set(d1 / (d1 - d3), 0, 3);
-  const cpx = x - W[6]!, cpy = y - W[7]!, cpz = z - W[8]!;
-  const d5 = abx * cpx + aby * cpy + abz * cpz, d6 = acx * cpx + acy * cpy + acz * cpz;
-  if (d6 >= 0 && d5 <= d6) return set(0, 1, 2);
-  const vb = d5 * d2 - d1 * d6;
-  if (vb <= 0 && d2 >= 0 && d6 <= 0) return set(0, d2 / (d2 - d6), 5);
-  const va = d3 * d6 - d5 * d4;
-  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
-    const w = (d4 - d3) / (d4 - d3 + (d5 - d6));
-    return set(1 - w, w, 4);
-  }
-  const den = 1 / (va + vb + vc);
-  return set(vb * den, vc * den, FACE);
 }

@@ -12,6 +12,7 @@ import { convexMesh, triangleFeature } from '../../src/collision/meshPairs.js';
 import { TriMesh } from '../../src/collision/mesh.js';
 import { heightFieldMesh } from '../../src/collision/heightfield.js';
 import { quatRotate } from '../../src/math/quat.js';
+import { ConvexHull } from '../../src/collision/hull.js';
 import { MAT, unit } from './geometry.js';
 
 interface Pose { p: number[]; q: number[] }
@@ -20,10 +21,11 @@ const IDENTITY: Pose = { p: [0, 0, 0], q: [1, 0, 0, 0] };
 interface Point { fa: number; fb: number; p: number[]; n: number[]; gap: number }
 
 /** the points of convex shape (kind, params) at pose c against mesh at pose w, margin 0.02 */
-function contacts(kind: ShapeKindName, params: number[], c: Pose, mesh: TriMesh, w: Pose = IDENTITY, margin = 0.02): Point[] {
+function contacts(kind: ShapeKindName, params: number[], c: Pose, mesh: TriMesh, w: Pose = IDENTITY, margin = 0.02,
+  hull?: ConvexHull): Point[] {
   const descs: ShapeDesc[] = [
     { kind, component: 0, qOffset: 0, isBody: true, params, position: [0, 0, 0], orientation: [1, 0, 0, 0],
-      material: MAT, collide: true, name: 'convex' },
+      material: MAT, collide: true, name: 'convex', ...(hull ? { geometry: hull } : {}) },
     { kind: 'mesh', component: -1, qOffset: -1, isBody: false, params: [], geometry: mesh, position: w.p,
       orientation: w.q, material: MAT, collide: true, name: 'mesh' },
   ];
@@ -67,6 +69,77 @@ describe('sphere on a triangulated floor', () => {
     expect(pts[0]!.n[0]).toBeCloseTo(-0.2 / d, 14);
     expect(pts[0]!.n[2]).toBeCloseTo(-0.1 / d, 14);
     expect(pts[0]!.gap).toBeCloseTo(d - 0.3, 14);
+  });
+});
+
+/** the rotation quaternion of angle a about the unit axis u */
+function turn(u: number[], a: number): number[] {
+  return [Math.cos(a / 2), ...u.map((x) => x * Math.sin(a / 2))];
+}
+
+describe('box on a triangulated floor', () => {
+  it('gets the floor normal and the exact gap at every point, over edges and vertices', () => {
+    const mesh = floor(), h = [0.5, 0.35, 0.2], depth = 0.003;
+    for (let k = 0; k < 40; k++) {
+      // positions and yaws that put corners and edges over triangle edges and vertices
+      const x = -1.5 + 0.075 * k, y = 1 - 0.05 * k, yaw = 0.15 * k;
+      const pts = contacts('box', h, { p: [x, y, h[2]! - depth], q: turn([0, 0, 1], yaw) }, mesh);
+      expect(pts.length).toBe(4);
+      const c = Math.cos(yaw), s = Math.sin(yaw);
+      for (const p of pts) {
+        expect(p.n).toEqual([-0, -0, -1]);
+        expect(p.gap).toBeCloseTo(-depth, 13);
+        expect(p.p[2]).toBeCloseTo(-depth / 2, 13);
+        // inside the box's bottom face
+        const dx = p.p[0]! - x, dy = p.p[1]! - y;
+        expect(Math.abs(c * dx + s * dy)).toBeLessThanOrEqual(h[0]! + 1e-12);
+        expect(Math.abs(-s * dx + c * dy)).toBeLessThanOrEqual(h[1]! + 1e-12);
+      }
+    }
+  });
+
+  it('tilted a little, still gets only the floor normal, its deepest corner exact', () => {
+    const mesh = floor(), h = [0.5, 0.35, 0.2];
+    for (let k = 0; k < 30; k++) {
+      const tilt = turn(unit([Math.cos(k), Math.sin(k), 0]), 0.02), yaw = turn([0, 0, 1], 0.3 * k);
+      const q = [tilt[0]! * yaw[0]! - tilt[3]! * yaw[3]!, tilt[1]! * yaw[0]! - tilt[2]! * yaw[3]!,
+        tilt[2]! * yaw[0]! + tilt[1]! * yaw[3]!, tilt[3]! * yaw[0]! + tilt[0]! * yaw[3]!];
+      // the lowest corner: the box's extent along z
+      const R = quatRotate(new Float64Array(3), Float64Array.from(q), Float64Array.from([0, 0, 1]));
+      const ex = [0, 1, 2].map((j) => {
+        const e = [0, 0, 0]; e[j] = 1;
+        return Math.abs(quatRotate(new Float64Array(3), Float64Array.from(q), Float64Array.from(e))[2]!) * h[j]!;
+      }).reduce((a, b) => a + b, 0);
+      expect(R[2]).toBeGreaterThan(0.99);
+      const z = ex - 0.002, pts = contacts('box', h, { p: [-1 + 0.07 * k, 0.4 - 0.05 * k, z], q }, mesh);
+      expect(pts.length).toBeGreaterThan(0);
+      for (const p of pts) expect(p.n).toEqual([-0, -0, -1]);
+      expect(Math.min(...pts.map((p) => p.gap))).toBeCloseTo(-0.002, 13);
+    }
+  });
+});
+
+describe('every convex kind on a triangulated floor', () => {
+  it('gets the floor normal and the exact lowest gap', () => {
+    const mesh = floor(), depth = 0.004;
+    const hull = ConvexHull.fromPoints([[0, 0, -0.3], [0.4, 0, 0.2], [-0.2, 0.35, 0.2], [-0.2, -0.35, 0.2], [0.1, 0.1, 0.25]], 'hull');
+    const kinds: [ShapeKindName, number[], number][] = [
+      ['sphere', [0.3], 0.3], ['capsule', [0.2, 0.4], 0.2], ['box', [0.3, 0.2, 0.1], 0.1],
+      ['cylinder', [0.3, 0.25], 0.3], ['ellipsoid', [0.4, 0.3, 0.2], 0.3], ['hull', [], 0.3],
+    ];
+    // lying down: turned a quarter about x (capsule and cylinder on their side, ellipsoid on its y axis)
+    const lying = turn([1, 0, 0], Math.PI / 2);
+    for (const [kind, params, low] of kinds) {
+      for (let k = 0; k < 12; k++) {
+        const q = kind === 'box' || kind === 'hull' ? turn([0, 0, 1], 0.4 * k) : lying;
+        const pts = contacts(kind, params, { p: [-1.3 + 0.21 * k, 0.9 - 0.17 * k, low - depth], q }, mesh, IDENTITY, 0.02,
+          kind === 'hull' ? hull : undefined);
+        expect(pts.length, kind).toBeGreaterThan(0);
+        expect(pts.length, kind).toBeLessThanOrEqual(4);
+        for (const p of pts) expect(p.n, kind).toEqual([-0, -0, -1]);
+        expect(Math.min(...pts.map((p) => p.gap)), kind).toBeCloseTo(-depth, kind === 'cylinder' || kind === 'ellipsoid' ? 9 : 13);
+      }
+    }
   });
 });
 
