@@ -3,9 +3,9 @@
  * queried for every box that overlaps a query box (docs/theory.md §17).
  *
  * Build: top-down median split. A node holds the items of a contiguous range of `order`; while it
- * holds more than LEAF_SIZE items, its items are sorted by their box centre along the longest axis
- * of the centres' box (ties by item index, so the build is a function of the input alone) and cut
- * at the middle into two children, stored next to each other. Median cuts keep the tree balanced:
+ * holds more than LEAF_SIZE items, they are partitioned about their median box centre along the
+ * longest axis of the centres' box (quickselect, O(n) per level; ties by item index, so the build
+ * is a function of the input alone) and cut there into two children, stored next to each other. Median cuts keep the tree balanced:
  * its depth is ⌈log₂(n / LEAF_SIZE)⌉ + 1 at most, and the traversal stack never holds more than
  * depth + 1 nodes.
  *
@@ -117,8 +117,8 @@ class Builder {
     this.fitBox(i, from, to);
     if (d > this.depth) this.depth = d;
     if (to - from <= LEAF_SIZE) { t.start[i] = from; t.count[i] = to - from; return; }
-    this.sortAlongLongestAxis(from, to);
     const mid = (from + to) >> 1, child = this.nodes;
+    this.splitAlongLongestAxis(from, to, mid);
     this.nodes += 2;
     t.start[i] = child; t.count[i] = 0;
     this.split(child, from, mid, d + 1);
@@ -138,8 +138,11 @@ class Builder {
     }
   }
 
-  /** sorts order[from, to) by the items' centres along the longest axis of their centres' box */
-  private sortAlongLongestAxis(from: number, to: number): void {
+  /**
+   * partitions order[from, to) about its element of rank mid (by the items' centres along the
+   * longest axis of their centres' box, ties by index): smaller ones before mid, larger after
+   */
+  private splitAlongLongestAxis(from: number, to: number, mid: number): void {
     const order = this.t.order, c = this.centre;
     // the longest axis of the centres' box
     let axis = 0, best = -1;
@@ -152,9 +155,32 @@ class Builder {
       }
       if (hi - lo > best) { best = hi - lo; axis = k; }
     }
-    // sort by (centre, index): a total order, so the tree depends on the input only
     const keys = this.keys;
     for (let j = from; j < to; j++) keys[order[j]!] = c[3 * order[j]! + axis]!;
-    order.subarray(from, to).sort((a, b) => keys[a]! - keys[b]! || a - b);
+    select(order, keys, from, to - 1, mid);
+  }
+}
+
+/** a before b in the order (key, index), a total order */
+function before(keys: Float64Array, a: number, b: number): boolean {
+  return keys[a]! < keys[b]! || (keys[a] === keys[b] && a < b);
+}
+
+/** quickselect (Hoare partition, median-of-three pivot): order[k] gets the item of rank k in [lo, hi] */
+function select(order: Int32Array, keys: Float64Array, lo: number, hi: number, k: number): void {
+  while (hi > lo) {
+    // the median of the first, middle and last items as the pivot
+    const m = (lo + hi) >> 1;
+    let a = order[lo]!, b = order[m]!, c = order[hi]!;
+    if (before(keys, b, a)) { const x = a; a = b; b = x; }
+    if (before(keys, c, b)) { b = c; if (before(keys, b, a)) b = a; }
+    const pivot = b;
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (before(keys, order[i]!, pivot)) i++;
+      while (before(keys, pivot, order[j]!)) j--;
+      if (i <= j) { const x = order[i]!; order[i] = order[j]!; order[j] = x; i++; j--; }
+    }
+    if (k <= j) hi = j; else if (k >= i) lo = i; else return;
   }
 }

@@ -56,6 +56,8 @@ export class MeshPairScratch {
   /** (9) the current triangle in world, (3) its world normal */
   readonly tri = new Float64Array(9);
   readonly face = new Float64Array(3);
+  /** (3) barycentric coordinates */
+  readonly bary = new Float64Array(3);
 }
 
 const SCRATCH = new WeakMap<Manifold, MeshPairScratch>();
@@ -121,12 +123,22 @@ function loadWorldTriangle(s: MeshPairScratch, t: ShapeTable, b: number, mesh: T
   s.face[2] = R[r + 6]! * nx + R[r + 7]! * ny + R[r + 8]! * nz;
 }
 
-/** the contacts of the convex and the triangle loaded in s, of active-edge flags `flags` */
+/**
+ * the contacts of the convex and the triangle loaded in s, of active-edge flags `flags`; a
+ * triangle without an active feature can only touch by its face, so it goes there directly
+ */
 function triangleContacts(s: MeshPairScratch, flags: number, margin: number, m: Manifold): void {
   const ws = s.pair, n = ws.normal;
-  if (!convexDistance(ws, s.convex, s.triangle, margin)) return;
-  if (!keepsNormal(s, flags) && !alongFace(s, margin)) return;
+  let onFace = flags === 0;
+  if (!onFace) {
+    if (!convexDistance(ws, s.convex, s.triangle, margin)) return;
+    onFace = !keepsNormal(s, flags);
+  }
+  if (onFace && !alongFace(s, margin)) return;
+  const start = m.count;
   clipManifold(s.clip, s.convex, s.triangle, n[0]!, n[1]!, n[2]!, ws.pA, ws.pB, ws.gap, margin, m);
+  // a support point off the triangle is the contact of the triangle under it
+  if (onFace) dropOutside(s, m, start);
 }
 
 /**
@@ -139,7 +151,9 @@ function keepsNormal(s: MeshPairScratch, flags: number): boolean {
     n[0] = -f[0]!; n[1] = -f[1]!; n[2] = -f[2]!;
     return true;
   }
-  const q = s.pair.pB, local = triangleFeature(s.tri, q[0]!, q[1]!, q[2]!);
+  const q = s.pair.pB;
+  barycentric(s.bary, s.tri, q[0]!, q[1]!, q[2]!);
+  const local = triangleFeature(s.bary);
   if (local < 3) return (flags & (VERTEX_ACTIVE << local)) !== 0;
   return local < FACE && (flags & (EDGE_ACTIVE << (local - 3))) !== 0;
 }
@@ -160,11 +174,10 @@ function alongFace(s: MeshPairScratch, margin: number): boolean {
 }
 
 /**
- * the feature of triangle W (world, 9 numbers) nearest the point x projected on its plane: vertex
- * j (0..2) when two barycentric coordinates are at most BARY_TOL, edge 3 + k (from vertex k to
- * k + 1) when the coordinate of the vertex opposite is, else FACE
+ * the barycentric coordinates of the point x, projected on the plane of triangle W (world, 9
+ * numbers), into out[0..2] (vertex 0, 1, 2)
  */
-export function triangleFeature(W: Float64Array, x: number, y: number, z: number): number {
+export function barycentric(out: Float64Array, W: Float64Array, x: number, y: number, z: number): void {
   const e1x = W[3]! - W[0]!, e1y = W[4]! - W[1]!, e1z = W[5]! - W[2]!;
   const e2x = W[6]! - W[0]!, e2y = W[7]! - W[1]!, e2z = W[8]! - W[2]!;
   const wx = x - W[0]!, wy = y - W[1]!, wz = z - W[2]!;
@@ -172,9 +185,17 @@ export function triangleFeature(W: Float64Array, x: number, y: number, z: number
   const d11 = e2x * e2x + e2y * e2y + e2z * e2z;
   const d20 = wx * e1x + wy * e1y + wz * e1z, d21 = wx * e2x + wy * e2y + wz * e2z;
   const den = d00 * d11 - d01 * d01;
-  // coordinates of vertices 1 and 2, then 0
-  const b1 = (d11 * d20 - d01 * d21) / den, b2 = (d00 * d21 - d01 * d20) / den, b0 = 1 - b1 - b2;
-  const s0 = b0 <= BARY_TOL, s1 = b1 <= BARY_TOL, s2 = b2 <= BARY_TOL;
+  out[1] = (d11 * d20 - d01 * d21) / den; out[2] = (d00 * d21 - d01 * d20) / den;
+  out[0] = 1 - out[1]! - out[2]!;
+}
+
+/**
+ * the local feature of a point of the triangle from its barycentric coordinates b: vertex j (0..2)
+ * when the two others are at most BARY_TOL, edge 3 + k (from vertex k to k + 1) when the
+ * coordinate of the vertex opposite is, else FACE
+ */
+export function triangleFeature(b: Float64Array): number {
+  const s0 = b[0]! <= BARY_TOL, s1 = b[1]! <= BARY_TOL, s2 = b[2]! <= BARY_TOL;
   if (s1 && s2) return 0;
   if (s0 && s2) return 1;
   if (s0 && s1) return 2;
@@ -183,6 +204,20 @@ export function triangleFeature(W: Float64Array, x: number, y: number, z: number
   if (s1) return 5;
   if (s2) return 3;
   return FACE;
+}
+
+/** drops the points [start, m.count) whose foot on the triangle (p + (gap/2) n) lies outside it */
+function dropOutside(s: MeshPairScratch, m: Manifold, start: number): void {
+  const P = m.point, N = m.normal, b = s.bary;
+  let w = start;
+  for (let i = start; i < m.count; i++) {
+    const h = 0.5 * m.gap[i]!, o = 3 * i;
+    barycentric(b, s.tri, P[o]! + h * N[o]!, P[o + 1]! + h * N[o + 1]!, P[o + 2]! + h * N[o + 2]!);
+    if (b[0]! < -BARY_TOL || b[1]! < -BARY_TOL || b[2]! < -BARY_TOL) continue;
+    if (w !== i) movePoint(m, i, w);
+    w++;
+  }
+  m.count = w;
 }
 
 /** copies point i of m onto slot j */

@@ -8,7 +8,7 @@
 import { describe, it, expect } from 'vitest';
 import { ShapeTable, type ShapeDesc, type ShapeKindName } from '../../src/collision/shapes.js';
 import { Manifold } from '../../src/collision/manifold.js';
-import { convexMesh, triangleFeature } from '../../src/collision/meshPairs.js';
+import { convexMesh, triangleFeature, barycentric } from '../../src/collision/meshPairs.js';
 import { TriMesh } from '../../src/collision/mesh.js';
 import { heightFieldMesh } from '../../src/collision/heightfield.js';
 import { quatRotate } from '../../src/math/quat.js';
@@ -200,9 +200,12 @@ describe('mesh pose', () => {
 
 describe('triangleFeature', () => {
   it('names the vertex, edge or face of exact points', () => {
-    const W = Float64Array.from([0, 0, 0, 2, 0, 0, 0, 2, 0]);
-    expect([[0, 0], [2, 0], [0, 2]].map(([x, y]) => triangleFeature(W, x!, y!, 0.5))).toEqual([0, 1, 2]);
-    expect([[1, 0], [1, 1], [0, 1]].map(([x, y]) => triangleFeature(W, x!, y!, -0.5))).toEqual([3, 4, 5]);
-    expect(triangleFeature(W, 0.5, 0.5, 0)).toBe(6);
+    const W = Float64Array.from([0, 0, 0, 2, 0, 0, 0, 2, 0]), b = new Float64Array(3);
+    const feature = (x: number, y: number, z: number): number => { barycentric(b, W, x, y, z); return triangleFeature(b); };
+    expect([[0, 0], [2, 0], [0, 2]].map(([x, y]) => feature(x!, y!, 0.5))).toEqual([0, 1, 2]);
+    expect([[1, 0], [1, 1], [0, 1]].map(([x, y]) => feature(x!, y!, -0.5))).toEqual([3, 4, 5]);
+    expect(feature(0.5, 0.5, 0)).toBe(6);
+    barycentric(b, W, 0.5, 1, 3);
+    expect(Array.from(b)).toEqual([0.25, 0.25, 0.5]);
   });
 });
