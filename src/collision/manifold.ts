@@ -15,6 +15,8 @@ export class Manifold {
   gap: Float64Array;
   /** scratch numbers a pair function may use (closest-point parameters and the like) */
   readonly work = new Float64Array(24);
+  /** the general convex pair's workspace, made on its first use (convex/convexPair.ts) */
+  convexScratch: unknown = null;
 
   constructor(capacity = 8) {
     this.featureA = new Int32Array(capacity); this.featureB = new Int32Array(capacity);
