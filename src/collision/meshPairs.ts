@@ -22,8 +22,11 @@
  * the contact is taken along −f instead: the convex's support point s along −f against the face's
  * plane gives the gap f·(s − v₀) (exact for every kind, rounded ones included), and the features
  * are clipped along −f, so a box over a flat mesh gets the floor's normal at every point, over
- * faces, edges and vertices alike. Points that repeat one of another triangle (same place, same
- * normal: a sphere over a flat edge meets both triangles at its lowest point) are dropped.
+ * faces, edges and vertices alike. A support point whose foot falls off the triangle is left to
+ * the triangle under it; a convex wholly behind the face's plane by the margin gets nothing from
+ * it. A triangle with no active feature can only be met so, and goes there without the distance
+ * query. Points that repeat one of another triangle (same place, same normal: a sphere over a flat
+ * edge meets both triangles at its lowest point) are dropped.
  *
  * Reduction. All points of the pair are then cut to at most four (./convex/clip.ts).
  */
@@ -160,11 +163,14 @@ function keepsNormal(s: MeshPairScratch, flags: number): boolean {
 
 /**
  * the contact along −f: the convex's support point along −f, its gap to the face's plane and its
- * foot on that plane, into s.pair; false when the gap is at least the margin
+ * foot on that plane, into s.pair; false when the gap is at least the margin, or when the convex
+ * lies wholly behind the plane by the margin (it meets the mesh elsewhere, if at all)
  */
 function alongFace(s: MeshPairScratch, margin: number): boolean {
   const ws = s.pair, f = s.face, W = s.tri, pA = ws.pA, pB = ws.pB, n = ws.normal;
   const fx = f[0]!, fy = f[1]!, fz = f[2]!;
+  support(pB, 0, s.convex, fx, fy, fz);
+  if (!(fx * (pB[0]! - W[0]!) + fy * (pB[1]! - W[1]!) + fz * (pB[2]! - W[2]!) > -margin)) return false;
   support(pA, 0, s.convex, -fx, -fy, -fz);
   const gap = fx * (pA[0]! - W[0]!) + fy * (pA[1]! - W[1]!) + fz * (pA[2]! - W[2]!);
   if (!(gap < margin)) return false;

@@ -6,6 +6,7 @@
  * contacts of the untilted one moved; the triangle feature locator on exact points.
  */
 import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
 import { ShapeTable, type ShapeDesc, type ShapeKindName } from '../../src/collision/shapes.js';
 import { Manifold } from '../../src/collision/manifold.js';
 import { convexMesh, triangleFeature, barycentric } from '../../src/collision/meshPairs.js';
@@ -13,7 +14,7 @@ import { TriMesh } from '../../src/collision/mesh.js';
 import { heightFieldMesh } from '../../src/collision/heightfield.js';
 import { quatRotate } from '../../src/math/quat.js';
 import { ConvexHull } from '../../src/collision/hull.js';
-import { MAT, unit } from './geometry.js';
+import { MAT, unit, arbPoint, arbQuat } from './geometry.js';
 
 interface Pose { p: number[]; q: number[] }
 const IDENTITY: Pose = { p: [0, 0, 0], q: [1, 0, 0, 0] };
@@ -207,5 +208,55 @@ describe('triangleFeature', () => {
     expect(feature(0.5, 0.5, 0)).toBe(6);
     barycentric(b, W, 0.5, 1, 3);
     expect(Array.from(b)).toEqual([0.25, 0.25, 0.5]);
+  });
+});
+
+/** the cube [−1, 1]³ as 12 outward triangles, each face split along a diagonal */
+function cubeMesh(): TriMesh {
+  const vertices: number[][] = [];
+  for (let k = 0; k < 8; k++) vertices.push([k & 1 ? 1 : -1, k & 2 ? 1 : -1, k & 4 ? 1 : -1]);
+  const quads = [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
+  return TriMesh.from(vertices, quads.flatMap(([a, b, c, d]) => [[a!, b!, c!], [a!, c!, d!]]), 'cube');
+}
+
+/** exact signed distance of x to the cube [−1, 1]³ */
+function cubeSdf(x: readonly number[]): number {
+  const d = x.map((v) => Math.abs(v) - 1);
+  return Math.hypot(...d.map((v) => Math.max(v, 0))) + Math.min(Math.max(...d), 0);
+}
+
+describe('against brute force: round shapes and a closed cube mesh', () => {
+  it('the deepest point has the exact signed distance (sphere and capsule, apart and sunk in)', () => {
+    const mesh = cubeMesh(), margin = 0.6;
+    fc.assert(fc.property(arbPoint, arbQuat, fc.double({ min: 0.1, max: 0.5, noNaN: true }), fc.double({ min: 0, max: 0.6, noNaN: true }),
+      (p, q, r, h) => {
+        // the centre on a shell about the cube, from 0.15 inside to 0.5 outside a face
+        const c = p.map((v) => 1.6 * v);
+        const R = quatRotate(new Float64Array(3), Float64Array.from(q), Float64Array.from([0, 0, 1]));
+        // the capsule's core distance by ternary search along its segment (the cube's sdf is convex)
+        const at = (s: number): number => cubeSdf(c.map((v, k) => v + s * R[k]!));
+        let lo = -h, hi = h;
+        for (let i = 0; i < 200; i++) { const a = lo + (hi - lo) / 3, b = hi - (hi - lo) / 3; if (at(a) <= at(b)) hi = b; else lo = a; }
+        const exact = Math.min(at(lo), at(-h), at(h)) - r;
+        fc.pre(exact > -0.15 && exact < 0.5 && Math.min(at(lo), at(-h), at(h)) > 1e-3);
+        const pts = contacts(h > 0 ? 'capsule' : 'sphere', h > 0 ? [r, h] : [r], { p: c, q }, mesh, IDENTITY, margin);
+        expect(pts.length).toBeGreaterThan(0);
+        expect(Math.min(...pts.map((x) => x.gap))).toBeCloseTo(exact, 9);
+      }), { seed: 42, numRuns: 300 });
+  });
+
+  it('a sphere through the bottom of a thick slab is not pushed up through its top', () => {
+    // a slab 0.2 thick, its top a grid whose inner triangles have no active feature, turned so that
+    // the boxes of its top triangles reach the sphere: a sphere of radius 1 sunk 0.1 into its bottom
+    // (0.1 behind the top) meets only the bottom
+    const top = heightFieldMesh({ size: [10, 10], heights: Array.from({ length: 5 }, () => new Array<number>(5).fill(0.2)) }, 'top');
+    const v = Array.from(top.vertices), t = Array.from(top.triangles), nv = top.vertexCount;
+    const slab = TriMesh.from([...v, -5, -5, 0, 5, -5, 0, 5, 5, 0, -5, 5, 0], [...t, nv, nv + 2, nv + 1, nv, nv + 3, nv + 2], 'slab');
+    expect(Array.from(slab.activeFlags).filter((f) => f === 0).length).toBe(8);
+    const rot = turn([1, 0, 0], 0.7), R = (x: number[]): number[] => Array.from(quatRotate(new Float64Array(3), Float64Array.from(rot), Float64Array.from(x)));
+    const pts = contacts('sphere', [1], { p: R([0.3, -0.2, -0.9]), q: [1, 0, 0, 0] }, slab, { p: [0, 0, 0], q: rot }, 0.05);
+    expect(pts.length).toBe(1);
+    R([0, 0, 1]).forEach((x, k) => expect(pts[0]!.n[k]!).toBeCloseTo(x, 15));
+    expect(pts[0]!.gap).toBeCloseTo(-0.1, 14);
   });
 });
