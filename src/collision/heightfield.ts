@@ -21,9 +21,11 @@ export interface HeightFieldDesc {
   readonly heights: readonly (readonly number[])[];
 }
 
-/** the triangle mesh of a height field; throws a ModelError naming the shape on bad input */
-export function heightFieldMesh(desc: HeightFieldDesc, name: string): TriMesh {
-  const path = `shape "${name}"`;
+/**
+ * the triangle mesh of a height field; throws a ModelError at `path` (default `shape "name"`,
+ * followed by `.size` or `.heights[j][i]`) on bad input
+ */
+export function heightFieldMesh(desc: HeightFieldDesc, name: string, path = `shape "${name}"`): TriMesh {
   const [lx, ly] = checkSize(desc.size, path);
   const { nx, ny } = checkHeights(desc.heights, path);
   // vertices row by row
@@ -45,7 +47,7 @@ export function heightFieldMesh(desc: HeightFieldDesc, name: string): TriMesh {
       triangles[o++] = a; triangles[o++] = c; triangles[o++] = d;
     }
   }
-  return new TriMesh(vertices, triangles, name);
+  return new TriMesh(vertices, triangles, name, path);
 }
 
 /** [L_x, L_y], both finite and > 0 */

@@ -63,16 +63,15 @@ export class TriMesh implements TriMeshData {
 
   /**
    * a mesh from its vertices (flat x, y, z or [[x, y, z], …]) and triangles (flat or [[i, j, k], …],
-   * counter-clockwise seen from outside); throws a ModelError naming the shape on bad input
+   * counter-clockwise seen from outside); throws a ModelError at `path` (default `shape "name"`,
+   * followed by `.vertices[i]` or `.triangles[i]`) on bad input
    */
-  static from(vertices: TripleList, triangles: TripleList, name: string): TriMesh {
-    const path = `shape "${name}"`;
-    return new TriMesh(flatten(vertices, path, 'vertices'), flatten(triangles, path, 'triangles'), name);
+  static from(vertices: TripleList, triangles: TripleList, name: string, path = `shape "${name}"`): TriMesh {
+    return new TriMesh(flatten(vertices, path, 'vertices'), flatten(triangles, path, 'triangles'), name, path);
   }
 
-  /** a mesh from flat lists (x, y, z per vertex; i, j, k per triangle), checked */
-  constructor(vertices: ArrayLike<number>, triangles: ArrayLike<number>, name: string) {
-    const path = `shape "${name}"`;
+  /** a mesh from flat lists (x, y, z per vertex; i, j, k per triangle), checked; errors as `from` */
+  constructor(vertices: ArrayLike<number>, triangles: ArrayLike<number>, name: string, path = `shape "${name}"`) {
     this.name = name;
     this.vertices = checkVertices(vertices, path);
     this.vertexCount = this.vertices.length / 3;

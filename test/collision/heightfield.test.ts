@@ -62,5 +62,7 @@ describe('heightFieldMesh', () => {
     expect(errorOf(() => heightFieldMesh({ size: [1, -1], heights: [[0, 0], [0, 0]] }, 'hf')))
       .toBe('shape "hf".size: expected [L_x, L_y], finite and > 0, got [1,-1]');
     expect(errorOf(() => heightFieldMesh({ size: [1], heights: [[0, 0], [0, 0]] }, 'hf'))).toMatch(/size: expected/);
+    expect(errorOf(() => heightFieldMesh({ size: [1, 1], heights: [[0, 0], [0, NaN]] }, 'hf', 'bodies[0].shapes[1]')))
+      .toBe('bodies[0].shapes[1].heights[1][1]: must be a finite number, got NaN');
   });
 });

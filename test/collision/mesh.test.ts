@@ -64,6 +64,11 @@ describe('TriMesh input', () => {
     expect(errorOf(() => TriMesh.from([0, 0, 0, 1], [0, 0, 0], 'floor'))).toMatch(/expected x, y, z per vertex, got 4/);
   });
 
+  it('names the JSON path it is given', () => {
+    expect(errorOf(() => TriMesh.from([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 7]], 'floor', 'world.shapes[2]')))
+      .toBe('world.shapes[2].triangles[0]: index 7 is not an integer in [0, 2]');
+  });
+
   it('keeps a thin but valid triangle', () => {
     const m = TriMesh.from([[0, 0, 0], [1, 0, 0], [0.5, 1e-5, 0]], [[0, 1, 2]], 'thin');
     expect(Array.from(m.triangleNormals)).toEqual([0, 0, 1]);
