@@ -12,14 +12,17 @@ import type * as z from 'zod';
 import type { Model } from '../model/model.js';
 import {
   ParticleSchema, BodySchema, MarkerSchema, ForceSchema, JointEntrySchema, ModelFileSchema, MODEL_FORMAT_VERSION,
-  WorldShapeSchema, ContactSchema,
+  WorldShapeSchema, ContactSchema, SurfaceMaterialSchema, MaterialPairSchema,
 } from '../io/schema.js';
-import { parseModel } from '../io/loader.js';
+import { parseModel, type ParseOptions } from '../io/loader.js';
 import { ModelError } from '../model/errors.js';
 
 /** a particle: the entry of the model file's `particles` section (with `radius`, it collides as a sphere) */
 export type ParticleOptions = z.input<typeof ParticleSchema>;
-/** a rigid body: the entry of `bodies` (inertia with mass, or a shape with density or mass; the shape collides) */
+/**
+ * a rigid body: the entry of `bodies` (inertia with mass, or a shape or shapes with density or mass; the
+ * shapes collide)
+ */
 export type BodyOptions = z.input<typeof BodySchema>;
 /** a named point fixed on a body: the entry of `markers` */
 export type MarkerOptions = z.input<typeof MarkerSchema>;
@@ -31,11 +34,17 @@ export type JointOptions = z.input<typeof JointEntrySchema>;
 export type WorldShapeOptions = z.input<typeof WorldShapeSchema>;
 /** the contact solver's settings: the model file's `contact` */
 export type ContactOptions = z.input<typeof ContactSchema>;
+/** a named surface material: the entry of `materials` */
+export type SurfaceMaterialOptions = z.input<typeof SurfaceMaterialSchema>;
+/** what replaces the combined material of two named materials: the entry of `materialPairs` */
+export type MaterialPairOptions = z.input<typeof MaterialPairSchema>;
 /** the model-wide settings of a model file: gravity, integrator, step, stabilization, contact, … */
 export type ModelOptions = Omit<z.input<typeof ModelFileSchema>,
-  'version' | 'particles' | 'bodies' | 'markers' | 'forces' | 'joints' | 'world' | '$schema'>;
+  'version' | Section | 'world' | '$schema'>;
+/** how `build` reads the mesh files that shapes name (`{"type": "mesh", "file": …}`) */
+export type BuildOptions = Pick<ParseOptions, 'meshFile'>;
 
-type Section = 'particles' | 'bodies' | 'markers' | 'forces' | 'joints';
+type Section = 'particles' | 'bodies' | 'markers' | 'forces' | 'joints' | 'materials' | 'materialPairs';
 
 /**
  * Builds a {@link Model} in code from the entries a model file would hold.
@@ -52,7 +61,7 @@ type Section = 'particles' | 'bodies' | 'markers' | 'forces' | 'joints';
  * ```
  */
 export class ModelBuilder {
-  private readonly doc: Record<Section, unknown[]> & Record<string, unknown>;
+  private readonly doc: Partial<Record<Section, unknown[]>> & Record<string, unknown>;
 
   /** @param options the model-wide settings (`contact` among them); every one has the model file's default */
   constructor(options: ModelOptions = {}) {
@@ -64,8 +73,20 @@ export class ModelBuilder {
   /** adds a particle (point mass) */
   addParticle(options: ParticleOptions): this { return this.add('particles', ParticleSchema, options); }
 
-  /** adds a rigid body */
+  /**
+   * adds a rigid body: with `inertia` and `mass`, or with a `shape` or `shapes` (each at a pose in body
+   * coordinates: primitives, hulls, meshes, height fields) that give its mass properties
+   */
   addBody(options: BodyOptions): this { return this.add('bodies', BodySchema, options); }
+
+  /** adds a named surface material, which shapes then name as `material` */
+  addMaterial(options: SurfaceMaterialOptions): this { return this.add('materials', SurfaceMaterialSchema, options); }
+
+  /**
+   * sets what replaces the combined material (friction, restitution, compliance, damping) of contacts
+   * between two named materials
+   */
+  addMaterialPair(options: MaterialPairOptions): this { return this.add('materialPairs', MaterialPairSchema, options); }
 
   /** adds a marker: a named point fixed on a body, usable as a spring's or distance joint's point */
   addMarker(options: MarkerOptions): this { return this.add('markers', MarkerSchema, options); }
@@ -81,7 +102,8 @@ export class ModelBuilder {
 
   /**
    * adds a shape fixed in the world: a plane (the half-space below its frame's x-y plane, placed by
-   * `position` and `orientation` or `normal`) or a solid primitive, with its surface material
+   * `position` and `orientation` or `normal`), a solid primitive, a hull, a mesh or a height field,
+   * with its surface material and collision filter
    */
   addWorldShape(options: WorldShapeOptions): this {
     // `world` appears in the document with its first shape
@@ -108,10 +130,12 @@ export class ModelBuilder {
    * Builds the model: checks the references between entries (a joint's bodies, a spring's points)
    * and everything else a model file is checked for. Throws a `ModelError` naming the entry
    * (`joints[0] (hinge "pivot").bodyB: no body named "bar"`). May be called again after more
-   * entries are added; each call makes a new, independent Model.
+   * entries are added; each call makes a new, independent Model. A mesh given by `file` needs
+   * `options.meshFile` (vinculum/node's `meshFileReader(folder)`); in a browser give its vertices and
+   * triangles instead.
    */
-  build(): Model {
-    return parseModel(this.doc);
+  build(options: BuildOptions = {}): Model {
+    return parseModel(this.doc, options);
   }
 
   /** the model-file document collected so far (a copy): `JSON.stringify` it to save the model */
@@ -120,7 +144,8 @@ export class ModelBuilder {
   }
 
   private add(section: Section, schema: z.ZodType, entry: unknown): this {
-    return this.addTo(this.doc[section], section, schema, entry);
+    // `materials` and `materialPairs` appear in the document with their first entry
+    return this.addTo(this.doc[section] ??= [], section, schema, entry);
   }
 
   /** appends a copy of `entry` to `list` (the document's array at `path`) if the schema takes it */

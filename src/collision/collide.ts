@@ -1,8 +1,9 @@
 /**
  * The collide stage (docs/theory.md §14, ARCHITECTURE "The step" 3): from the positions q, the
  * shapes' world poses and boxes (./shapes.ts), the candidate pairs (./broadphase.ts), each pair's
- * contact points (./pairs.ts) and their combined material (./materials.ts), written into a
- * ContactSet (src/contact/contactSet.ts) in a deterministic order.
+ * contact points (./pairs.ts) and their combined material (./materials.ts, with the pair overrides
+ * of named materials), written into a ContactSet (src/contact/contactSet.ts) in a deterministic
+ * order.
  *
  * Sides. Each contact joins side A and side B with the normal from A to B: a plane is side A of
  * its pairs (the normal is the plane's +z), and in every other pair A is the shape of lower index.
@@ -21,7 +22,7 @@ import { ShapeTable, type ShapeDesc } from './shapes.js';
 import { Broadphase } from './broadphase.js';
 import { Manifold } from './manifold.js';
 import { pairFunction } from './pairs.js';
-import { combineMaterials } from './materials.js';
+import { combineMaterials, type MaterialOverrides } from './materials.js';
 
 export class Collider {
   readonly shapes: ShapeTable;
@@ -30,16 +31,21 @@ export class Collider {
   private perm = new Int32Array(8);
   /** component pairs that never collide (components joined by a joint), keyed by `pairKey` */
   private readonly excluded = new Set<number>();
+  /** (n) each shape's named material (ShapeDesc.materialId), −1 for none */
+  private readonly materialId: Int32Array;
 
   /**
    * @param shapes the shapes, in shape-index order (their index is the ContactSet's shape index)
    * @param margin detection margin, m: a contact is reported while its gap is below it
    * @param exclude pairs of components that never collide (components joined by a joint)
+   * @param overrides the pair overrides of the named materials (./materials.ts), if any
    */
-  constructor(shapes: readonly ShapeDesc[], margin: number, exclude: readonly (readonly [number, number])[] = []) {
+  constructor(shapes: readonly ShapeDesc[], margin: number, exclude: readonly (readonly [number, number])[] = [],
+    private readonly overrides: MaterialOverrides | null = null) {
     this.shapes = new ShapeTable(shapes, margin);
     this.broadphase = new Broadphase(this.shapes);
     for (const [a, b] of exclude) this.excluded.add(pairKey(a, b));
+    this.materialId = Int32Array.from(shapes, (d) => d.materialId ?? -1);
   }
 
   /** the contacts at positions q into out (its previous contents are dropped) */
@@ -92,7 +98,9 @@ export class Collider {
       out.gap[c] = m.gap[i]!;
     }
     out.count = first + n;
-    combineMaterials(out, first, out.count, t, a, b);
+    // the combined material, or what the pair of named materials replaces it with
+    const o = this.overrides, row = o === null ? -1 : o.row(this.materialId[a]!, this.materialId[b]!);
+    combineMaterials(out, first, out.count, t, a, b, o, row);
   }
 }
 

@@ -1,28 +1,22 @@
 /**
  * The contact part of a model file (docs/model-format.md, Contact): the `contact` settings, the
- * world's fixed shapes, the collision shapes of bodies and particles with their surface
- * materials, the joints' `limits` and `motors`, and the checks that need the whole model (an
- * integrator or solver that cannot take them). Every error is a ModelError naming the JSON path.
+ * joints' `limits` and `motors`, and the checks that need the whole model (an integrator or solver
+ * that cannot take them); the shapes and materials are in ./shapes.ts. Every error is a ModelError
+ * naming the JSON path.
  *
- * A body's `shape` collides centred on its centre of mass with the body's axes (the same solid
- * that gives its inertia); a particle with a `radius` collides as a sphere. A plane given by its
- * `normal` n gets the shortest rotation from +z to n: q = (1 + n_z, −n_y, n_x, 0) normalised, with
- * 1 + n_z written as (n_x² + n_y²)/(1 − n_z) for n_z < 0 so that it keeps its digits near −z, and a
- * half turn about x for n = −z. Limits and motors name a coordinate of the joint's readout
+ * A plane given by its `normal` n gets the shortest rotation from +z to n: q = (1 + n_z, −n_y,
+ * n_x, 0) normalised, with 1 + n_z written as (n_x² + n_y²)/(1 − n_z) for n_z < 0 so that it keeps
+ * its digits near −z, and a half turn about x for n = −z. Limits and motors name a coordinate of the joint's readout
  * (constraints/coordinateRows.ts; theory.md §16 for the rows they become).
  */
 import type { ModelAssembler } from '../model/assembler.js';
-import type { Model, QuatTuple, Vec3Tuple } from '../model/model.js';
-import {
-  DEFAULT_CONTACT, NOT_RK4, type ContactSettings, type JointLimit, type ShapeEntry, type ShapeMaterial,
-} from '../model/contactModel.js';
+import type { Model, QuatTuple } from '../model/model.js';
+import { DEFAULT_CONTACT, NOT_RK4, type ContactSettings, type JointLimit } from '../model/contactModel.js';
 import { ModelError } from '../model/errors.js';
 import { formatValue } from '../model/format.js';
 import type { Joint } from '../constraints/joint.js';
 import { coordinateIndex, coordinateIsAngle, coordinateRange } from '../constraints/coordinateRows.js';
-import type {
-  BodyJson, ContactJson, FrameJointJson, LimitJson, MotorJson, ParticleJson, ShapeJson, WorldShapeJson,
-} from './schema.js';
+import type { ContactJson, FrameJointJson, LimitJson, MotorJson } from './schema.js';
 import { formatPath, isRecord } from './messages.js';
 
 /** the solver-specific fields of `contact`, and the explicit solvers each belongs to ("auto" takes all) */
@@ -48,23 +42,6 @@ export function contactSettings(c: ContactJson | undefined): ContactSettings {
   };
 }
 
-/** the kind and sizes (ShapeEntry.params) of a solid primitive or a plane */
-function kindAndParams(s: ShapeJson | WorldShapeJson): Pick<ShapeEntry, 'kind' | 'params'> {
-  switch (s.type) {
-    case 'sphere': return { kind: 'sphere', params: [s.radius] };
-    case 'capsule': return { kind: 'capsule', params: [s.radius, s.length / 2] };
-    case 'box': return { kind: 'box', params: [s.size[0] / 2, s.size[1] / 2, s.size[2] / 2] };
-    case 'cylinder': return { kind: 'cylinder', params: [s.radius, s.length / 2] };
-    case 'ellipsoid': return { kind: 'ellipsoid', params: [...s.radii] };
-    case 'plane': return { kind: 'plane', params: [] };
-  }
-}
-
-/** the surface fields of a shape object */
-function material(s: ShapeMaterial): ShapeMaterial {
-  return { friction: s.friction, restitution: s.restitution, compliance: s.compliance, damping: s.damping };
-}
-
 /** the shortest rotation taking +z to the direction n (any length but zero), or null for n = 0 */
 export function rotationFromZ(n: readonly number[]): QuatTuple | null {
   // scaled by the largest entry first, so that no length overflows or underflows
@@ -78,56 +55,6 @@ export function rotationFromZ(n: readonly number[]): QuatTuple | null {
   // (0 − and 0 + turn a signed zero into +0: a plane along ±z gets exactly [1, 0, 0, 0])
   const r = Math.hypot(w, x, y);
   return [w / r, 0 - y / r, 0 + x / r, 0];
-}
-
-/** adds the world's fixed shapes (`world.shapes`), named by their JSON path */
-export function addWorldShapes(b: ModelAssembler, shapes: readonly WorldShapeJson[]): void {
-  shapes.forEach((s, i) => {
-    const at = `world.shapes[${i}]`;
-    let orientation: QuatTuple = s.orientation ? [...s.orientation] : [1, 0, 0, 0];
-    // a plane may give its normal instead of an orientation
-    if (s.type === 'plane' && s.normal) {
-      if (s.orientation) throw new ModelError(`${at}.normal`, 'give either normal or orientation, not both');
-      const q = rotationFromZ(s.normal);
-      if (!q) throw new ModelError(`${at}.normal`, 'must not be zero');
-      orientation = q;
-    }
-    b.addShape({
-      name: at, ...kindAndParams(s), component: -1, position: [...s.position], orientation,
-      material: material(s), collide: s.collide,
-    }, at);
-  });
-}
-
-/** adds the collision shape of body `index` (its `shape`, on the centre of mass), if it has one */
-export function addBodyShape(b: ModelAssembler, s: BodyJson, index: number, at: string): void {
-  if (!s.shape) return;
-  const com: Vec3Tuple = [...s.com];
-  b.addShape({
-    name: `body:${s.name}`, ...kindAndParams(s.shape), component: index, position: com,
-    orientation: [1, 0, 0, 0], material: material(s.shape), collide: s.shape.collide,
-  }, `${at}.shape`);
-}
-
-/** the surface fields a particle may give with its radius */
-const PARTICLE_SURFACE = ['friction', 'restitution', 'compliance', 'contactDamping', 'collide'] as const;
-
-/** adds the collision sphere of particle `index` when it has a radius */
-export function addParticleShape(b: ModelAssembler, p: ParticleJson, index: number, at: string): void {
-  if (p.radius === undefined) {
-    // surface fields without a radius would do nothing: most likely the radius was forgotten
-    const given = PARTICLE_SURFACE.find((k) => p[k] !== undefined);
-    if (given) throw new ModelError(`${at}.${given}`, 'a particle collides only with a radius (give radius)');
-    return;
-  }
-  b.addShape({
-    name: `particle:${p.name}`, kind: 'sphere', params: [p.radius], component: index, position: [0, 0, 0],
-    orientation: [1, 0, 0, 0], collide: p.collide ?? true,
-    material: {
-      friction: p.friction ?? 0.5, restitution: p.restitution ?? 0, compliance: p.compliance ?? 0,
-      damping: p.contactDamping ?? 0,
-    },
-  }, at);
 }
 
 /** `<at>.limits.rz`, or `<at>.limits["a b"]` for a key that is not an identifier */

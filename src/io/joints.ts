@@ -46,6 +46,8 @@ export function addJoints(b: ModelAssembler, joints: readonly JointJson[], label
     const c = j.type === 'distance' ? distanceJoint(b, j, name, at, q0) : frameJoint(b, j, name, at, q0);
     hardRowDamping(c, Array.isArray(j.damping), b.settings, at);
     b.addConstraint(c);
+    // joined components do not collide unless the joint says so (joint i is constraint i)
+    if (j.collide) b.letJoinedCollide(i);
     if (j.type !== 'distance' && c instanceof Joint) addLimitsAndMotors(b, c, i, j, at, valueAt(raw, ['joints', i]));
   });
 }

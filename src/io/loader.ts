@@ -9,21 +9,22 @@
  * message starts with it. Forces are built in src/io/forces.ts, joints and stabilization in
  * src/io/joints.ts, the contact part (settings, shapes, limits and motors) in src/io/contact.ts.
  */
-import { ModelFileSchema, MODEL_FORMAT_VERSION, type ModelFile, type BodyJson } from './schema.js';
+import { ModelFileSchema, MODEL_FORMAT_VERSION, type ModelFile } from './schema.js';
 import { addJoints, checkSoftness, stabilization } from './joints.js';
 import { addForce } from './forces.js';
-import { addBodyShape, addParticleShape, addWorldShapes, checkContactModel, contactSettings } from './contact.js';
+import { checkContactModel, contactSettings } from './contact.js';
+import { addMaterials, addParticleShape, addWorldShapes, type MeshFileReader, type ShapeContext } from './shapes.js';
+import { addBody } from './bodies.js';
 import {
   defaultName, describeIssue, describeValue, formatPath, isRecord, itemLabel, oneLine, QUOTED_TEXT_MAX,
   type DocumentContext,
 } from './messages.js';
 import { scanJson, stripByteOrderMark, textPosition } from './jsonText.js';
 import { findNonJsonValue } from './jsonData.js';
-import { ModelAssembler, type BodySpec } from '../model/assembler.js';
+import { ModelAssembler } from '../model/assembler.js';
 import type { Model } from '../model/model.js';
 import { ModelError } from '../model/errors.js';
 import { formatValue, isPlainData, quote } from '../model/format.js';
-import { shapeVolume, shapePrincipalInertia } from '../math/spatial.js';
 
 /** a loaded model with the file-level settings that are not part of the Model */
 export interface LoadedModel {
@@ -34,10 +35,15 @@ export interface LoadedModel {
   file: ModelFile;
 }
 
-/** where a model came from, for messages */
+/** where a model came from, for messages, and how to read the mesh files it names */
 export interface ParseOptions {
   /** a file name or label that starts every error message (`arm.json: bodies[2].mass: …`) */
   source?: string;
+  /**
+   * reads a mesh file a shape names (`{"type": "mesh", "file": "floor.obj"}`, its path as the file
+   * gives it); without it such a shape is an error (vinculum/node's loadModel passes one)
+   */
+  meshFile?: MeshFileReader;
 }
 
 /**
@@ -46,11 +52,11 @@ export interface ParseOptions {
  * whose message is one line naming the JSON path and what is wrong.
  */
 export function parseModel(json: string | object, options: ParseOptions = {}): Model {
-  return parseModelDocument(json, options.source).model;
+  return parseModelDocument(json, options.source, options.meshFile).model;
 }
 
 /** like parseModel, also returning the file-level settings (duration) and the validated file */
-export function parseModelDocument(json: string | object, source?: string): LoadedModel {
+export function parseModelDocument(json: string | object, source?: string, meshFile?: MeshFileReader): LoadedModel {
   const where = (path: string): string => (source ? (path ? `${source}: ${path}` : source) : path || '(model)');
   const fromText = typeof json === 'string';
   const raw = fromText ? readText(json, where) : json as unknown;
@@ -77,7 +83,7 @@ export function parseModelDocument(json: string | object, source?: string): Load
     throw new ModelError(where(formatPath(path, raw)), detail + more);
   }
   try {
-    return { model: build(parsed.data, raw), duration: parsed.data.duration, file: parsed.data };
+    return { model: build(parsed.data, raw, meshFile), duration: parsed.data.duration, file: parsed.data };
   } catch (e) {
     if (e instanceof ModelError) throw new ModelError(where(e.path), e.detail);
     throw e;
@@ -119,7 +125,7 @@ function readText(json: string, where: (path: string) => string): unknown {
 // ---------------------------------------------------------------------------------------------
 // building
 
-function build(file: ModelFile, raw: Record<string, unknown>): Model {
+function build(file: ModelFile, raw: Record<string, unknown>, meshFile: MeshFileReader | undefined): Model {
   const b = new ModelAssembler();
   b.settings.gravity = [...file.gravity];
   b.settings.integrator = file.integrator;
@@ -128,16 +134,17 @@ function build(file: ModelFile, raw: Record<string, unknown>): Model {
   b.settings.stabilization = stabilization(file.stabilization);
   b.settings.geometricStiffness = file.geometricStiffness;
   b.contact = contactSettings(file.contact);
-  addWorldShapes(b, file.world?.shapes ?? []);
+  const ctx: ShapeContext = { materials: addMaterials(b, file.materials, file.materialPairs), meshFile };
+  addWorldShapes(b, file.world?.shapes ?? [], ctx);
   file.particles.forEach((p, i) => {
     const at = formatPath(['particles', i], raw);
     const c = b.addParticle({
       name: p.name, mass: p.mass, position: [...p.position], velocity: [...p.velocity],
       dynamic: p.dynamic, damping: p.damping,
     }, at);
-    addParticleShape(b, p, c.index, at);
+    addParticleShape(b, p, c.index, at, ctx);
   });
-  file.bodies.forEach((body, i) => addBody(b, body, formatPath(['bodies', i], raw)));
+  file.bodies.forEach((body, i) => addBody(b, body, formatPath(['bodies', i], raw), ctx));
   file.markers.forEach((m, i) => {
     b.addMarker({ name: m.name, body: m.body, location: [...m.location] }, formatPath(['markers', i], raw));
   });
@@ -159,81 +166,4 @@ function build(file: ModelFile, raw: Record<string, unknown>): Model {
   checkSoftness(model, file.joints, label);
   checkContactModel(model);
   return model;
-}
-
-/**
- * A body: mass and inertia from `inertia`, or from `shape` with `density` or `mass`. A derived
- * mass or inertia that is out of range is reported on the field the file gave: `shape` when the
- * shape's own volume or inertia per kilogram is, else `density` or `mass`.
- */
-function addBody(b: ModelAssembler, s: BodyJson, at: string): void {
-  const spec = bodySpec(s, at);
-  try {
-    addBodyShape(b, s, b.addBody(spec, at).index, at);
-  } catch (e) {
-    // the assembler's inertia checks, on an inertia computed from the shape
-    if (s.shape && e instanceof ModelError && e.path === `${at}.inertia`) {
-      throw new ModelError(`${at}.shape`, `its inertia: ${e.detail}`);
-    }
-    throw e;
-  }
-}
-
-/** why a shape's volume or inertia per kilogram is out of range */
-const SIZES = '(its sizes overflow or underflow)';
-
-function bodySpec(s: BodyJson, at: string): BodySpec {
-  let mass: number, inertia: BodySpec['inertia'];
-  if (s.shape && s.inertia) throw new ModelError(`${at}.inertia`, 'give either inertia or shape, not both');
-  if (s.shape) {
-    if (s.mass !== undefined && s.density !== undefined) {
-      throw new ModelError(`${at}.density`, 'give either mass or density with a shape, not both');
-    }
-    if (s.density === undefined && s.mass === undefined) {
-      throw new ModelError(`${at}.mass`, 'missing: a body with a shape needs mass or density');
-    }
-    const shape = s.shape, type = shape.type;
-    if (s.density !== undefined) {
-      const volume = shapeVolume(shape);
-      if (!(volume > 0) || !Number.isFinite(volume)) {
-        throw new ModelError(`${at}.shape`,
-          `the volume of this ${type} is ${formatValue(volume)} m³, not a positive finite number ${SIZES}`);
-      }
-      mass = s.density * volume;
-      if (!(mass > 0) || !Number.isFinite(mass)) {
-        const product = `${formatValue(s.density)} × ${formatValue(volume)} = ${formatValue(mass)}`;
-        throw new ModelError(`${at}.density`, `density × volume = ${product} kg, not a positive finite mass`);
-      }
-    } else mass = s.mass!;
-    // the inertia per kilogram is the shape's alone; the inertia then scales with the mass
-    const perKg = shapePrincipalInertia(shape, 1);
-    if (!perKg.every((v) => v > 0 && Number.isFinite(v))) {
-      throw new ModelError(`${at}.shape`,
-        `the inertia of this ${type} per kilogram is ${formatValue(perKg)} kg·m²,`
-        + ` not positive and finite ${SIZES}`);
-    }
-    const [ixx, iyy, izz] = shapePrincipalInertia(shape, mass);
-    if (![ixx, iyy, izz].every((v) => v > 0 && Number.isFinite(v))) {
-      const field = s.density !== undefined ? 'density' : 'mass';
-      throw new ModelError(`${at}.${field}`, `the inertia of this ${type} with mass ${formatValue(mass)} kg`
-        + ` is ${formatValue([ixx, iyy, izz])} kg·m², not positive and finite`);
-    }
-    inertia = [ixx, iyy, izz, 0, 0, 0];
-  } else if (s.inertia) {
-    if (s.density !== undefined) {
-      throw new ModelError(`${at}.density`, 'density needs a shape; with inertia give mass');
-    }
-    if (s.mass === undefined) {
-      throw new ModelError(`${at}.mass`, 'missing required field (a body with inertia needs mass)');
-    }
-    mass = s.mass;
-    inertia = [...s.inertia];
-  } else {
-    throw new ModelError(at, 'a body needs inertia (with mass) or shape (with density or mass)');
-  }
-  return {
-    name: s.name, mass, inertia, com: [...s.com], position: [...s.position], orientation: [...s.orientation],
-    velocity: [...s.velocity], angularVelocity: [...s.angularVelocity], dynamic: s.dynamic,
-    linearDamping: s.linearDamping, angularDamping: s.angularDamping,
-  };
 }

@@ -137,7 +137,9 @@ function isDiscriminated(issue: z.core.$ZodIssueInvalidUnion): boolean {
 
 /** why a type is unknown where it was given, when it is known elsewhere */
 function typeHint(path: readonly PathSegment[], value: unknown): string {
-  const inShape = path[path.length - 2] === 'shape';
+  // a body's `shape`, or one of its `shapes`
+  const n = path.length;
+  const inShape = path[n - 2] === 'shape' || (path[0] === 'bodies' && path[n - 3] === 'shapes');
   return inShape && value === 'plane' ? ' (a plane is a world shape: give it in world.shapes)' : '';
 }
 

@@ -13,19 +13,21 @@ import { INTEGRATORS } from '../integrators/names.js';
 import { DEFAULT_SETTINGS, STABILIZATION_DEFAULTS as SD } from '../model/model.js';
 import { DEFAULT_CONTACT as DC } from '../model/contactModel.js';
 import type { JointType } from '../constraints/jointLayout.js';
+import {
+  doc, ONLY_ON_ITS_TYPE, name, reference, positive, nonNegative, unit, vec3, quat, flag,
+} from './schemaParts.js';
+import {
+  ALL_GROUPS, MATERIAL_DOCS, ShapeSchema, BodyShapeSchema, WorldSchema, SurfaceMaterialSchema, MaterialPairSchema,
+} from './shapeSchema.js';
+
+export { modelDocs, NAME_PATTERN, type DocMeta } from './schemaParts.js';
+export {
+  ShapeSchema, BodyShapeSchema, WorldShapeSchema, WorldSchema, SurfaceMaterialSchema, MaterialPairSchema,
+  type ShapeJson, type BodyShapeJson, type WorldShapeJson, type SurfaceMaterialJson, type MaterialPairJson,
+} from './shapeSchema.js';
 
 /** the format version this loader reads */
 export const MODEL_FORMAT_VERSION = 1;
-
-/** metadata of schema nodes: JSON Schema `$defs` id, title, description */
-export interface DocMeta { id?: string; title?: string; description?: string }
-export const modelDocs = z.registry<DocMeta>();
-
-/** attaches a description (and optionally a `$defs` id) to a schema node */
-function doc<S extends z.ZodType>(schema: S, description: string, id?: string): S {
-  modelDocs.add(schema, id ? { id, description } : { description });
-  return schema;
-}
 
 /**
  * The smallest step a model file may give (s). Time and coordinates are doubles: below this a
@@ -39,31 +41,6 @@ export const STEP_RULE = `below ${MIN_STEP} s a step is lost in the rounding of 
 
 /** the rules whose message the loader adds to its wording of a bound (`must be >= 1e-12 (got 1e-300): …`) */
 export const EXPLAINED_RULES: ReadonlySet<string> = new Set([STEP_RULE]);
-
-/** names: what CSV headers and messages can carry without quoting */
-export const NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.:/-]*$/;
-const NAME_RULE = 'names use letters, digits and _ . : / - and start with a letter, digit or _';
-
-/**
- * A length check's parameters that run it only on a string or an array. zod runs length checks on
- * any value with a `length` property, even after its type check failed, and compares that value
- * with a number, which throws for an object whose valueOf and toString are not functions: JSON
- * text like `{"length": {"valueOf": 1, "toString": 1}}` would crash the validation.
- */
-const ONLY_ON_ITS_TYPE = {
-  abort: false,
-  when: (p: { value: unknown }) => typeof p.value === 'string' || Array.isArray(p.value),
-};
-
-// building blocks (factories, so each use can carry its own description)
-const name = (d: string) => doc(z.string().regex(NAME_PATTERN, { error: NAME_RULE }), d);
-const reference = (d: string) => doc(z.string().min(1, ONLY_ON_ITS_TYPE), d);
-const positive = (d: string) => doc(z.number().positive(), d);
-const nonNegative = (d: string) => doc(z.number().nonnegative(), d);
-const vec3 = (d: string) => doc(z.tuple([z.number(), z.number(), z.number()]), d);
-const positive3 = (d: string) => doc(z.tuple([z.number().positive(), z.number().positive(), z.number().positive()]), d);
-const quat = (d: string) => doc(z.tuple([z.number(), z.number(), z.number(), z.number()]), d);
-const flag = (d: string) => doc(z.boolean(), d);
 
 // point references: a particle or marker name, or a fixed world point
 const worldPoint = doc(z.tuple([z.literal('world'), vec3('world position, m')]), 'a fixed world point ["world", [x, y, z]] (m)');
@@ -92,68 +69,6 @@ export const MaterialSchema = doc(
   'Material',
 );
 
-// surface materials of collision shapes (docs/model-format.md, Contact; how two combine: docs/contact.md)
-const unit = (d: string) => doc(z.number().min(0).max(1), d);
-const MATERIAL_DOCS = {
-  friction: 'Coulomb friction coefficient μ ≥ 0 of the surface (default 0.5)',
-  restitution: 'Newton restitution e ∈ [0, 1] of the surface (default 0)',
-  compliance: 'contact compliance α ≥ 0 of the surface, m/N (default 0: rigid)',
-  damping: 'contact damping β ≥ 0 of the surface, s (default 0; acts with compliance)',
-  collide: 'false: the shape takes part in no contact (default true)',
-} as const;
-/** the surface fields of a shape object, defaults filled in */
-const surface = () => ({
-  friction: nonNegative(MATERIAL_DOCS.friction).default(0.5),
-  restitution: unit(MATERIAL_DOCS.restitution).default(0),
-  compliance: nonNegative(MATERIAL_DOCS.compliance).default(0),
-  damping: nonNegative(MATERIAL_DOCS.damping).default(0),
-  collide: flag(MATERIAL_DOCS.collide).default(true),
-});
-
-/** the five solid primitives (cylinder and capsule axes along z), each with the fields `extra` */
-function solids<E extends z.ZodRawShape>(extra: () => E) {
-  return [
-    z.strictObject({ type: z.literal('box'), size: positive3('edge lengths along x, y, z, m'), ...extra() }),
-    z.strictObject({ type: z.literal('sphere'), radius: positive('radius, m'), ...extra() }),
-    z.strictObject({
-      type: z.literal('cylinder'), radius: positive('radius, m'), length: positive('length along z, m'),
-      ...extra(),
-    }),
-    z.strictObject({
-      type: z.literal('capsule'), radius: positive('radius, m'),
-      length: nonNegative('length of the cylindrical part along z, m'), ...extra(),
-    }),
-    z.strictObject({ type: z.literal('ellipsoid'), radii: positive3('semi-axes along x, y, z, m'), ...extra() }),
-  ] as const;
-}
-
-// a body's shape: centred on the centre of mass, principal axes = body axes
-export const ShapeSchema = doc(z.discriminatedUnion('type', solids(surface)),
-  'a solid primitive centred on the centre of mass, principal axes along the body axes;'
-  + ' it gives the inertia and collides', 'Shape');
-
-// a fixed shape of the world: a solid or a plane, at a world pose
-const worldPose = () => ({
-  position: vec3('origin of the shape\'s frame in world, m').default([0, 0, 0]),
-  orientation: quat('orientation [w, x, y, z] of the shape\'s frame in world, normalised on load'
-    + ' (default [1, 0, 0, 0])').optional(),
-  ...surface(),
-});
-export const WorldShapeSchema = doc(z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('plane'),
-    normal: vec3('instead of orientation: the outward normal in world (the frame\'s +z); need not be unit,'
-      + ' not zero').optional(),
-    ...worldPose(),
-  }),
-  ...solids(worldPose),
-]), 'a shape fixed in the world: a plane (the half-space below its frame\'s x-y plane) or a solid primitive',
-'WorldShape');
-
-export const WorldSchema = doc(z.strictObject({
-  shapes: doc(z.array(WorldShapeSchema), 'the fixed shapes (default none)').default([]),
-}), 'the fixed world: its collision shapes', 'World');
-
 export const ParticleSchema = doc(z.strictObject({
   name: name('unique name (particles, bodies and markers share one namespace)'),
   mass: positive('mass, kg'),
@@ -168,16 +83,26 @@ export const ParticleSchema = doc(z.strictObject({
   compliance: nonNegative(`with radius: ${MATERIAL_DOCS.compliance}`).optional(),
   contactDamping: nonNegative(`with radius: ${MATERIAL_DOCS.damping}`).optional(),
   collide: flag(`with radius: ${MATERIAL_DOCS.collide}`).optional(),
+  material: reference('with radius: the name of an entry of `materials`; the particle\'s own surface fields'
+    + ' override its fields').optional(),
+  group: doc(z.number().int().min(0).max(ALL_GROUPS), 'with radius: collision group bits (default 1)').optional(),
+  mask: doc(z.number().int().min(0).max(ALL_GROUPS), 'with radius: the groups it pairs with (default all)')
+    .optional(),
 }), 'a point mass; with a radius it collides as a sphere', 'Particle');
 
 export const BodySchema = doc(z.strictObject({
   name: name('unique name (particles, bodies and markers share one namespace)'),
-  mass: positive('mass, kg (with a shape and no density: the shape inertia is scaled to this mass)').optional(),
-  density: positive('density, kg/m³, with a shape: mass = density × volume').optional(),
+  mass: positive('mass, kg (with shapes and no density: the shapes\' mass properties scaled to this mass)').optional(),
+  density: positive('density, kg/m³, with a shape or shapes: mass = density × volume (a shape\'s own density'
+    + ' overrides it)').optional(),
   inertia: doc(z.tuple([z.number(), z.number(), z.number(), z.number(), z.number(), z.number()]),
-    '[Ixx, Iyy, Izz, Ixy, Ixz, Iyz], kg·m²: inertia tensor entries about the centre of mass in body axes (not with shape)').optional(),
+    '[Ixx, Iyy, Izz, Ixy, Ixz, Iyz], kg·m²: inertia tensor entries about the centre of mass in body axes (not with'
+    + ' shape; with shapes, the shapes only collide)').optional(),
   shape: ShapeSchema.optional(),
-  com: vec3('centre of mass in body coordinates, m').default([0, 0, 0]),
+  shapes: doc(z.array(BodyShapeSchema), 'several shapes, each at a pose in body coordinates (instead of shape)')
+    .optional(),
+  com: vec3('centre of mass in body coordinates, m (default [0, 0, 0]; with shapes or a hull or mesh shape it'
+    + ' comes from them, unless inertia is given)').optional(),
   position: vec3('initial position of the body frame origin in world, m').default([0, 0, 0]),
   orientation: quat('initial orientation [w, x, y, z] (body → world), normalised on load').default([1, 0, 0, 0]),
   velocity: vec3('initial world velocity of the frame origin, m/s').default([0, 0, 0]),
@@ -185,7 +110,7 @@ export const BodySchema = doc(z.strictObject({
   dynamic: flag('false: the body stays where it is').default(true),
   linearDamping: nonNegative('damping of the centre-of-mass velocity, N·s/m').default(0),
   angularDamping: nonNegative('damping of the angular velocity, N·m·s/rad').default(0),
-}), 'a rigid body: give inertia, or shape with density or mass', 'Body');
+}), 'a rigid body: give inertia with mass, or a shape or shapes with density or mass', 'Body');
 
 export const MarkerSchema = doc(z.strictObject({
   name: name('unique name (particles, bodies and markers share one namespace)'),
@@ -294,6 +219,8 @@ export const FrameJointSchema = doc(z.strictObject({
   axis: vec3('direction in world of the joint frame\'s z axis at load time: the hinge, slider or cylinder axis (instead of frame.orientation)').optional(),
   frameA: bodyFrame('frame C fixed in bodyA, in bodyA\'s coordinates (in world for "world"); with frameB, instead of frame: the joint then need not hold at load time').optional(),
   frameB: bodyFrame('frame D fixed in bodyB, in bodyB\'s coordinates (in world for "world"); with frameA, instead of frame').optional(),
+  collide: flag('true: the two components it joins may collide (default false: joined components do not)')
+    .default(false),
   compliance: perRow('compliance α ≥ 0 per row (m/N for translational rows, rad/(N·m) for rotational ones): one value for all rows, or one per row; default 0 (hard)').optional(),
   damping: perRow('damping β ≥ 0 (s) of the compliant rows: one value (the compliant rows\' when the joint has any, else every row\'s), or one per row (0 on hard rows, except under stabilization "spook" without rk4, where it is a hard row\'s relaxation d = β/h); default 0').optional(),
   stiffness: perRow('instead of compliance: stiffness k > 0 per row (N/m, N·m/rad): one value or one per row', true).optional(),
@@ -312,6 +239,8 @@ export const DistanceJointSchema = doc(z.strictObject({
   compliance: nonNegative('compliance α ≥ 0, m/N; default 0 (hard)').optional(),
   damping: nonNegative('damping β ≥ 0, s, with compliance (on a hard constraint only under stabilization "spook" without rk4, as its relaxation d = β/h); default 0').optional(),
   stiffness: positive('instead of compliance: stiffness k > 0, N/m').optional(),
+  collide: flag('true: the two components it joins may collide (default false: joined components do not)')
+    .default(false),
   dampingRatio: nonNegative('with stiffness: the damping ratio ζ (default 0)').optional(),
 }), 'a distance constraint between two points (particles, markers or a fixed world point)', 'DistanceJoint');
 
@@ -368,6 +297,10 @@ export const ModelFileSchema = doc(z.strictObject({
   stabilization: StabilizationSchema.optional(),
   contact: ContactSchema.optional(),
   world: WorldSchema.optional(),
+  materials: doc(z.array(SurfaceMaterialSchema), 'named surface materials, which shapes give as "material"'
+    + ' (default none)').default([]),
+  materialPairs: doc(z.array(MaterialPairSchema), 'per pair of named materials, the fields that replace their'
+    + ' contacts\' combined material (default none)').default([]),
   geometricStiffness: doc(z.boolean(), 'add the geometric stiffness of distance constraints and of joints\' translational rows to the implicit integrators (default false)').default(false),
 }), 'a vinculum model file (docs/model-format.md)');
 
@@ -375,13 +308,11 @@ export const ModelFileSchema = doc(z.strictObject({
 export type ModelFile = z.output<typeof ModelFileSchema>;
 export type PointRefJson = z.output<typeof PointRefSchema>;
 export type MaterialJson = z.output<typeof MaterialSchema>;
-export type ShapeJson = z.output<typeof ShapeSchema>;
 export type ForceJson = z.output<typeof ForceSchema>;
 export type BodyJson = z.output<typeof BodySchema>;
 export type JointJson = z.output<typeof JointEntrySchema>;
 export type StabilizationJson = z.output<typeof StabilizationSchema>;
 export type ParticleJson = z.output<typeof ParticleSchema>;
-export type WorldShapeJson = z.output<typeof WorldShapeSchema>;
 export type ContactJson = z.output<typeof ContactSchema>;
 export type LimitJson = z.output<typeof LimitSchema>;
 export type MotorJson = z.output<typeof MotorSchema>;

@@ -18,6 +18,7 @@ import { ComponentDamping } from '../forces/damping.js';
 import { FrameSpring, type FrameSpringParams } from '../forces/frameSpring.js';
 import {
   DEFAULT_CONTACT, type ContactSettings, type ShapeEntry, type JointLimit, type JointMotor, type ShapeMaterial,
+  type NamedMaterial, type MaterialPair,
 } from './contactModel.js';
 
 export interface ParticleSpec {
@@ -73,8 +74,15 @@ function staticVelocity(path: string, dynamic: boolean, v: readonly number[] | u
 
 /** how many parameters each shape kind takes (ShapeEntry.params) */
 const SHAPE_PARAMS: Readonly<Record<ShapeEntry['kind'], number>> = {
-  sphere: 1, capsule: 2, box: 3, plane: 0, cylinder: 2, ellipsoid: 3,
+  sphere: 1, capsule: 2, box: 3, plane: 0, cylinder: 2, ellipsoid: 3, hull: 0, mesh: 0,
 };
+
+/** throws a ModelError unless v is undefined or an integer of 32 bits (a collision group or mask) */
+function bits(path: string, v: number | undefined): void {
+  if (v !== undefined && !(Number.isInteger(v) && v >= 0 && v <= 0xffffffff)) {
+    throw new ModelError(path, `must be an integer in [0, 4294967295] (got ${formatValue(v)})`);
+  }
+}
 
 /** throws a ModelError unless the material's numbers are in range */
 function checkMaterial(path: string, m: ShapeMaterial): void {
@@ -105,6 +113,9 @@ export class ModelAssembler {
   private readonly shapes: ShapeEntry[] = [];
   private readonly limits: JointLimit[] = [];
   private readonly motors: JointMotor[] = [];
+  private readonly materials: NamedMaterial[] = [];
+  private readonly materialPairs: MaterialPair[] = [];
+  private readonly collidingConstraints: number[] = [];
   private readonly pointDamping: number[] = [];     // per component: linear damping
   private readonly angularDamping: number[] = [];   // per component: angular damping (bodies)
 
@@ -274,15 +285,60 @@ export class ModelAssembler {
     // sizes: positive and finite (a capsule's half length may be 0)
     const ok = s.params.length === n && s.params.every((v, k) => Number.isFinite(v) && (v > 0 || (s.kind === 'capsule' && k === 1 && v === 0)));
     if (!ok) throw new ModelError(path, `a ${s.kind} takes ${n} positive finite sizes (got ${formatValue(s.params)})`);
+    // hulls and meshes carry their data, of their own kind
+    const data = s.kind === 'hull' || s.kind === 'mesh';
+    if (data !== (s.geometry !== undefined) || (s.geometry && s.geometry.type !== s.kind)) {
+      throw new ModelError(path, `a ${s.kind} ${s.geometry ? `cannot take ${s.geometry.type} data` : 'needs its data'}`);
+    }
     finite(`${path}.position`, s.position);
     const o = unitQuaternion(`${path}.orientation`, s.orientation);
     checkMaterial(path, s.material);
+    bits(`${path}.group`, s.group);
+    bits(`${path}.mask`, s.mask);
+    if (s.materialName !== undefined && !this.materials.some((m) => m.name === s.materialName)) {
+      throw new ModelError(`${path}.material`, `no material named ${quote(s.materialName)}`);
+    }
     const entry: ShapeEntry = {
       name: s.name, kind: s.kind, component: s.component, params: [...s.params], position: [...s.position],
       orientation: [o[0]!, o[1]!, o[2]!, o[3]!], material: { ...s.material }, collide: s.collide,
+      ...(s.geometry ? { geometry: s.geometry } : {}), ...(s.group !== undefined ? { group: s.group } : {}),
+      ...(s.mask !== undefined ? { mask: s.mask } : {}),
+      ...(s.materialName !== undefined ? { materialName: s.materialName } : {}),
     };
     this.shapes.push(entry);
     return entry;
+  }
+
+  /** adds a named surface material; names are unique among materials */
+  addMaterial(m: NamedMaterial, path = `material ${quote(m.name)}`): NamedMaterial {
+    if (this.materials.some((x) => x.name === m.name)) throw new ModelError(`${path}.name`, `duplicate material name ${quote(m.name)}`);
+    checkMaterial(path, m);
+    const entry: NamedMaterial = { name: m.name, friction: m.friction, restitution: m.restitution, compliance: m.compliance, damping: m.damping };
+    this.materials.push(entry);
+    return entry;
+  }
+
+  /** adds the fields that replace the combined material of two named materials; each pair once */
+  addMaterialPair(p: MaterialPair, path = `material pair ${p.materials.map((m) => quote(m)).join(', ')}`): void {
+    p.materials.forEach((name, k) => {
+      if (!this.materials.some((m) => m.name === name)) throw new ModelError(`${path}.materials[${k}]`, `no material named ${quote(name)}`);
+    });
+    const [a, b] = p.materials;
+    if (this.materialPairs.some(({ materials: [x, y] }) => (x === a && y === b) || (x === b && y === a))) {
+      throw new ModelError(`${path}.materials`, `the pair ${quote(a)}, ${quote(b)} is given twice`);
+    }
+    checkMaterial(path, { friction: p.friction ?? 0, restitution: p.restitution ?? 0, compliance: p.compliance ?? 0, damping: p.damping ?? 0 });
+    const entry: MaterialPair = { materials: [a, b] };
+    for (const k of ['friction', 'restitution', 'compliance', 'damping'] as const) {
+      if (p[k] !== undefined) Object.assign(entry, { [k]: p[k] });
+    }
+    this.materialPairs.push(entry);
+  }
+
+  /** lets the components of constraint `ci` collide with each other (joined components do not by default) */
+  letJoinedCollide(ci: number): void {
+    if (!(ci >= 0 && ci < this.constraints.length)) throw new ModelError(`constraint ${ci}`, 'no such constraint');
+    if (!this.collidingConstraints.includes(ci)) this.collidingConstraints.push(ci);
   }
 
   /** the constraint a limit or motor names: it must exist under that name */
@@ -338,9 +394,13 @@ export class ModelAssembler {
   }
 
   /** the contact part of the model: world shapes first, then the components' in component order */
-  private contactPart(): { contact: ContactSettings; shapes: ShapeEntry[]; limits: JointLimit[]; motors: JointMotor[] } {
+  private contactPart() {
     const shapes = this.shapes.map((s, i) => ({ s, i }))
       .sort((a, b) => a.s.component - b.s.component || a.i - b.i).map(({ s }) => s);
-    return { contact: { ...this.contact }, shapes, limits: this.limits.slice(), motors: this.motors.slice() };
+    return {
+      contact: { ...this.contact }, shapes, limits: this.limits.slice(), motors: this.motors.slice(),
+      materials: this.materials.slice(), materialPairs: this.materialPairs.slice(),
+      collidingConstraints: this.collidingConstraints.slice().sort((a, b) => a - b),
+    };
   }
 }

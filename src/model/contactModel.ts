@@ -3,6 +3,7 @@
  * the collision shapes, and the joints' limits and motors. Plain read-only data, made by the
  * loader or the builder; the step turns them into rows (src/contact).
  */
+import type { ShapeGeometry } from '../collision/geometry.js';
 
 /** the model's `contact` entry, defaults filled in */
 export interface ContactSettings {
@@ -45,12 +46,30 @@ export interface ShapeMaterial {
   readonly damping: number;
 }
 
+/** a named surface material (model file `materials`) */
+export interface NamedMaterial extends ShapeMaterial {
+  readonly name: string;
+}
+
+/** what replaces the combined material of contacts between two named materials (`materialPairs`) */
+export interface MaterialPair {
+  /** the two materials' names (one name twice: a material against itself) */
+  readonly materials: readonly [string, string];
+  readonly friction?: number;
+  readonly restitution?: number;
+  readonly compliance?: number;
+  readonly damping?: number;
+}
+
 /** a collision shape of the model */
 export interface ShapeEntry {
-  /** "body:<name>", "particle:<name>" or "world.shapes[i]", for messages and reports */
+  /**
+   * "body:<name>", "body:<name>.shapes[i]", "particle:<name>" or "world.shapes[i]", for messages and
+   * reports
+   */
   readonly name: string;
-  /** the shape's type (cylinders and ellipsoids take part in no contact yet) */
-  readonly kind: 'sphere' | 'capsule' | 'box' | 'plane' | 'cylinder' | 'ellipsoid';
+  /** the shape's type (a height field is a mesh) */
+  readonly kind: 'sphere' | 'capsule' | 'box' | 'plane' | 'cylinder' | 'ellipsoid' | 'hull' | 'mesh';
   /** the component it is fixed to, −1 for the world */
   readonly component: number;
   /** sphere [r], capsule [r, half length of the cylinder], box [hx, hy, hz], cylinder [r, half length], ellipsoid [rx, ry, rz], plane [] */
@@ -63,6 +82,13 @@ export interface ShapeEntry {
   readonly material: ShapeMaterial;
   /** false: the shape takes part in no contact */
   readonly collide: boolean;
+  /** a hull's or a mesh's data (required for those kinds, absent otherwise) */
+  readonly geometry?: ShapeGeometry;
+  /** collision group bits (default 1) and the groups it pairs with (default all, 0xffffffff) */
+  readonly group?: number;
+  readonly mask?: number;
+  /** its named material (Model.materials), whose pair overrides apply to its contacts */
+  readonly materialName?: string;
 }
 
 /** a limit on a joint coordinate */

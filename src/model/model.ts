@@ -15,7 +15,10 @@ import type { ForceEffector } from '../forces/force.js';
 import type { IntegratorName } from '../integrators/names.js';
 import type { BilateralConstraint } from '../constraints/constraint.js';
 import { ModelError } from './errors.js';
-import { DEFAULT_CONTACT, type ContactSettings, type ShapeEntry, type JointLimit, type JointMotor } from './contactModel.js';
+import {
+  DEFAULT_CONTACT, type ContactSettings, type ShapeEntry, type JointLimit, type JointMotor, type NamedMaterial,
+  type MaterialPair,
+} from './contactModel.js';
 
 /** a 3-vector [x, y, z] */
 export type Vec3Tuple = [number, number, number];
@@ -206,11 +209,16 @@ export class Model {
     builtinForces?: number;
     /** the contact entry, shapes, limits and motors (default: none) */
     contact?: ContactSettings; shapes?: ShapeEntry[]; limits?: JointLimit[]; motors?: JointMotor[];
+    /** the named surface materials, their pair overrides, the constraints whose components may collide */
+    materials?: NamedMaterial[]; materialPairs?: MaterialPair[]; collidingConstraints?: number[];
   }) {
     this.contact = args.contact ?? DEFAULT_CONTACT;
     this.shapes = args.shapes ?? [];
     this.limits = args.limits ?? [];
     this.motors = args.motors ?? [];
+    this.materials = args.materials ?? [];
+    this.materialPairs = args.materialPairs ?? [];
+    this.collidingConstraints = args.collidingConstraints ?? [];
     this.components = args.components;
     this.particles = args.components.filter((c): c is Particle => c.kind === 'particle');
     this.bodies = args.components.filter((c): c is RigidBody => c.kind === 'body');
@@ -251,6 +259,12 @@ export class Model {
   readonly limits: readonly JointLimit[];
   /** the joints' motors */
   readonly motors: readonly JointMotor[];
+  /** the named surface materials (model file `materials`), which shapes refer to by name */
+  readonly materials: readonly NamedMaterial[];
+  /** the fields that replace the combined material of two named materials (model file `materialPairs`) */
+  readonly materialPairs: readonly MaterialPair[];
+  /** the constraints (indices) whose components may collide; other joined components never do */
+  readonly collidingConstraints: readonly number[];
   /** the particles, in component order */
   readonly particles: readonly Particle[];
   /** the rigid bodies, in component order */

@@ -1,9 +1,9 @@
 /**
  * The collide stage as a whole: contacts in (shape A, shape B, feature A, feature B) order with
  * unique keys, the same bits whatever the history of the broadphase's sort, the filters (one
- * component, fixed with fixed, collide = false), the side rules (a plane is A, else the lower
- * index), a steady scene that allocates nothing, and a dense grid of spheres between five planes
- * with its exact contact count.
+ * component, fixed with fixed, collide = false, joined components unless their joints let them),
+ * the side rules (a plane is A, else the lower index), a steady scene that allocates nothing, and a
+ * dense grid of spheres between five planes with its exact contact count.
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
@@ -12,6 +12,8 @@ import { ContactSet } from '../../src/contact/contactSet.js';
 import type { ShapeDesc } from '../../src/collision/shapes.js';
 import { randomScene, perturb, rng, arbSceneSeed } from './scenes.js';
 import { MAT, sceneOf } from './geometry.js';
+import { shapeDescriptions, joinedPairs } from '../../src/step/contactParts.js';
+import { load } from '../helpers/modelFile.js';
 
 function snapshot(c: ContactSet): number[][] {
   const n = c.count;
@@ -74,6 +76,28 @@ describe('collide', () => {
     // sphere 4 does not collide at all
     shapes[4] = { ...shapes[4]!, collide: false };
     expect(all()).toBe(2 + 2);
+  });
+
+  it('joined components do not pair unless every constraint joining them lets them; group and mask reach the table', () => {
+    const ball = (name: string, z: number) => ({ name, density: 1, shape: { type: 'sphere', radius: 0.2, group: 2, mask: 3 }, position: [0, 0, z] });
+    const model = (collide: boolean[]) => load({
+      bodies: [ball('a', 0), ball('b', 0.3), ball('c', 0.6)],
+      joints: collide.map((c, i) => ({ type: 'ball', bodyA: i === 2 ? 'a' : 'abc'[i]!, bodyB: i === 2 ? 'b' : 'abc'[i + 1]!, position: [0, 0, 0.15 + 0.3 * (i % 2)], collide: c })),
+    });
+    const pairs = (collide: boolean[]): number[][] => {
+      const m = model(collide), out = new ContactSet();
+      const col = new Collider(shapeDescriptions(m), 0.01, joinedPairs(m));
+      expect([col.shapes.group[0], col.shapes.mask[0]]).toEqual([2, 3]);
+      col.collide(m.initialQ, out);
+      return [...new Set(Array.from({ length: out.count }, (_, i) => `${out.compA[i]}${out.compB[i]}`))].map((k) => [...k].map(Number));
+    };
+    // a-b and b-c joined (a and c overlap no one): no pairs; a-b lets them: that pair only
+    expect(pairs([false, false])).toEqual([]);
+    expect(pairs([true, false])).toEqual([[0, 1]]);
+    expect(pairs([true, true])).toEqual([[0, 1], [1, 2]]);
+    // a second joint between a and b that does not let them keeps them apart
+    expect(pairs([true, true, false])).toEqual([[1, 2]]);
+    expect(joinedPairs(model([true, false, false]))).toEqual([[1, 2], [0, 1]]);
   });
 
   it('allocates nothing in a steady scene', () => {

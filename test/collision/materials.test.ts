@@ -1,11 +1,11 @@
 /**
  * Material combination: the rules on exact numbers, the damping rule against the series Kelvin
  * pair it approximates (equal to first order in frequency), symmetry, and the arrays of a ContactSet
- * filled by the collide stage.
+ * filled by the collide stage, and the pair overrides of named materials that replace combined fields.
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { combineMaterial, combineDamping } from '../../src/collision/materials.js';
+import { combineMaterial, combineDamping, MaterialOverrides } from '../../src/collision/materials.js';
 import { Collider } from '../../src/collision/collide.js';
 import { ContactSet } from '../../src/contact/contactSet.js';
 import type { SurfaceMaterial } from '../../src/contact/contactSet.js';
@@ -89,5 +89,46 @@ describe('materials in the contact set', () => {
       expect([out.friction[i], out.restitution[i], out.compliance[i], out.damping[i]]).toEqual([m.friction, m.restitution, m.compliance, m.damping]);
     }
     expect(Array.from(out.shapeB.subarray(0, 5))).toEqual([1, 1, 1, 1, 2]);
+  });
+});
+
+describe('pair overrides of named materials', () => {
+  const solids = () => sceneOf([
+    { kind: 'plane', params: [], p: [0, 0, 0], q: [1, 0, 0, 0] },
+    { kind: 'sphere', params: [0.1], p: [0, 0, 0.1], q: [1, 0, 0, 0] },
+    { kind: 'sphere', params: [0.1], p: [1, 0, 0.1], q: [1, 0, 0, 0] },
+    { kind: 'sphere', params: [0.1], p: [2, 0, 0.1], q: [1, 0, 0, 0] },
+  ]);
+  const mats = [
+    { friction: 0.25, restitution: 0.1, compliance: 1e-6, damping: 0.1 },
+    { friction: 1, restitution: 0.3, compliance: 3e-6, damping: 0.02 },
+    { friction: 0.5, restitution: 0.9, compliance: 0, damping: 0 },
+    { friction: 0.5, restitution: 0.9, compliance: 0, damping: 0 },
+  ];
+
+  it('replace the fields they give for their pair only; the others keep the combined values', () => {
+    const { shapes, q } = solids();
+    // plane: material 0, sphere 1: material 1, sphere 2: material 2, sphere 3: no named material
+    shapes.forEach((s, i) => { s.material = mats[i]!; if (i < 3) s.materialId = i; });
+    const o = new MaterialOverrides(3, [{ a: 1, b: 0, friction: 0.05, damping: 0.7 }, { a: 2, b: 2, restitution: 0 }]);
+    const out = new ContactSet(1);
+    new Collider(shapes, 0.01, [], o).collide(q, out);
+    expect(Array.from(out.shapeB.subarray(0, out.count))).toEqual([1, 2, 3]);
+    const row = (i: number) => [out.friction[i], out.restitution[i], out.compliance[i], out.damping[i]];
+    const combined = (b: number) => {
+      const m = combineMaterial({ ...mats[0]! }, mats[0]!, mats[b]!);
+      return [m.friction, m.restitution, m.compliance, m.damping];
+    };
+    const c1 = combined(1);
+    expect(row(0)).toEqual([0.05, c1[1], c1[2], 0.7]);
+    expect(row(1)).toEqual(combined(2));
+    expect(row(2)).toEqual(combined(3));
+  });
+
+  it('a table is symmetric, and no pair or no material means no row', () => {
+    const o = new MaterialOverrides(3, [{ a: 2, b: 0, friction: 1 }]);
+    expect([o.row(0, 2), o.row(2, 0), o.row(0, 0), o.row(1, 2), o.row(-1, 2), o.row(2, -1)]).toEqual([0, 0, -1, -1, -1, -1]);
+    expect([o.friction[0], o.restitution[0]]).toEqual([1, NaN]);
+    expect(() => new MaterialOverrides(2, [{ a: 0, b: 2 }])).toThrow(RangeError);
   });
 });

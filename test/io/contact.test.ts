@@ -226,7 +226,7 @@ describe('bad contact input: one line naming the path', () => {
     expect(errorFor({ world: { shapes: [{ type: 'plane', normal: [0, 0, 1], orientation: [1, 0, 0, 0] }] } }))
       .toBe('world.shapes[0].normal: give either normal or orientation, not both');
     expect(errorFor({ bodies: [{ name: 'b', shape: { type: 'plane' }, mass: 1 }] }))
-      .toBe('bodies[0].shape.type: unknown type "plane"; expected "box", "sphere", "cylinder", "capsule" or "ellipsoid"'
+      .toBe('bodies[0].shape.type: unknown type "plane"; expected "box", "sphere", "cylinder", "capsule", "ellipsoid", "hull", "mesh" or "heightfield"'
         + ' (a plane is a world shape: give it in world.shapes)');
     expect(errorFor({ world: { shapes: [{ type: 'sphere', radius: 1, normal: [0, 0, 1] }] } }))
       .toBe('world.shapes[0].normal: unknown field "normal"');

@@ -213,7 +213,7 @@ describe('invalid models: one line naming the path and the problem', () => {
       .toBe('bodies[0].density: give either mass or density with a shape, not both');
     expect(errorFor({ bodies: [body('b', { mass: undefined, inertia: undefined, shape: { type: 'sphere', radius: 1 } })] }).message)
       .toBe('bodies[0].mass: missing: a body with a shape needs mass or density');
-    expect(errorFor({ bodies: [body('b', { inertia: undefined })] }).message).toBe('bodies[0]: a body needs inertia (with mass) or shape (with density or mass)');
+    expect(errorFor({ bodies: [body('b', { inertia: undefined })] }).message).toBe('bodies[0]: a body needs inertia (with mass), or shape or shapes (with density or mass)');
     expect(errorFor({ bodies: [body('b', { shape: undefined, inertia: undefined })].map((b) => ({ ...b, shape: { type: 'cone', radius: 1 } })) }).message)
       .toMatch(/^bodies\[0\]\.shape\.type: unknown type "cone"/);
     expect(errorFor({ bodies: [body('b', { inertia: undefined, shape: { type: 'box', size: [1, 0, 1] } })] }).message).toBe('bodies[0].shape.size[1]: must be positive (got 0)');
