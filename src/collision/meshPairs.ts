@@ -28,7 +28,11 @@
  * query. Points that repeat one of another triangle (same place, same normal: a sphere over a flat
  * edge meets both triangles at its lowest point) are dropped.
  *
- * Reduction. All points of the pair are then cut to at most four (./convex/clip.ts).
+ * Reduction. When all points share one normal (a flat patch), a point inside the convex hull of
+ * the others in the contact plane, or on its border between two corners, adds no support: the
+ * gap is affine over a flat patch, so it is never deeper than the corners (it is kept when it is,
+ * to rounding); such points are dropped, so a box on a floor keeps its corners whichever
+ * triangles meet it. All points of the pair are then cut to at most four (./convex/clip.ts).
  */
 import type { ShapeTable } from './shapes.js';
 import type { Manifold } from './manifold.js';
@@ -61,6 +65,19 @@ export class MeshPairScratch {
   readonly face = new Float64Array(3);
   /** (3) barycentric coordinates */
   readonly bary = new Float64Array(3);
+  /** the support hull's scratch: points in the contact plane, their order, the hull, kept flags */
+  hx: Float64Array = new Float64Array(16);
+  hy: Float64Array = new Float64Array(16);
+  order: Int32Array = new Int32Array(16);
+  hull: Int32Array = new Int32Array(17);
+  keep: Uint8Array = new Uint8Array(16);
+
+  /** room for n points in the hull scratch */
+  reserve(n: number): void {
+    if (n <= this.order.length) return;
+    this.hx = new Float64Array(2 * n); this.hy = new Float64Array(2 * n); this.order = new Int32Array(2 * n);
+    this.hull = new Int32Array(2 * n + 1); this.keep = new Uint8Array(2 * n);
+  }
 }
 
 const SCRATCH = new WeakMap<Manifold, MeshPairScratch>();
@@ -91,6 +108,7 @@ export function convexMesh(t: ShapeTable, a: number, b: number, m: Manifold): vo
     for (let i = start; i < m.count; i++) m.featureB[i] = 8 * k + (m.featureB[i]! & 7);
   }
   dropDuplicates(m, first);
+  dropInterior(s, m, first);
   reduceManifold(m, first, 4);
 }
 
@@ -250,4 +268,79 @@ function dropDuplicates(m: Manifold, first: number): void {
     w++;
   }
   m.count = w;
+}
+
+/**
+ * drops the points of [first, m.count) inside the hull of the others or on its border, when all
+ * share one normal and are not deeper than the hull's shallowest corner (the file comment)
+ */
+function dropInterior(s: MeshPairScratch, m: Manifold, first: number): void {
+  const n = m.count - first, N = m.normal, o = 3 * first;
+  if (n <= 3) return;
+  for (let i = first + 1; i < m.count; i++) {
+    if (N[3 * i]! * N[o]! + N[3 * i + 1]! * N[o + 1]! + N[3 * i + 2]! * N[o + 2]! < FACE_COS) return;
+  }
+  s.reserve(n);
+  const extent = projectOnPlane(s, m, first, n), h = convexHull(s, n, extent);
+  // the hull's corners, and any point deeper than the shallowest of them
+  const keep = s.keep;
+  let shallow = -Infinity;
+  keep.fill(0, 0, n);
+  for (let k = 0; k < h; k++) { keep[s.hull[k]!] = 1; shallow = Math.max(shallow, m.gap[first + s.hull[k]!]!); }
+  const tol = SAME_POINT * (1 + extent);
+  let w = first;
+  for (let i = 0; i < n; i++) {
+    if (keep[i] === 0 && !(m.gap[first + i]! < shallow - tol)) continue;
+    if (w !== first + i) movePoint(m, first + i, w);
+    w++;
+  }
+  m.count = w;
+}
+
+/** the points in the plane normal to the first one's normal into s.hx, s.hy; returns their extent */
+function projectOnPlane(s: MeshPairScratch, m: Manifold, first: number, n: number): number {
+  const N = m.normal, nx = N[3 * first]!, ny = N[3 * first + 1]!, nz = N[3 * first + 2]!;
+  // a tangent basis of the normal (Duff et al. 2017)
+  const sg = nz >= 0 ? 1 : -1, a = -1 / (sg + nz), b = nx * ny * a;
+  const t1x = 1 + sg * nx * nx * a, t1y = sg * b, t1z = -sg * nx, t2x = b, t2y = sg + ny * ny * a, t2z = -ny;
+  let extent = 0;
+  for (let i = 0; i < n; i++) {
+    const p = 3 * (first + i), x = m.point[p]!, y = m.point[p + 1]!, z = m.point[p + 2]!;
+    s.hx[i] = t1x * x + t1y * y + t1z * z; s.hy[i] = t2x * x + t2y * y + t2z * z;
+    extent = Math.max(extent, Math.abs(s.hx[i]! - s.hx[0]!) + Math.abs(s.hy[i]! - s.hy[0]!));
+  }
+  return extent;
+}
+
+/**
+ * the corners of the convex hull of s.hx, s.hy (n points) into s.hull, counter-clockwise, points on
+ * its border between corners left out (Andrew's monotone chain); returns their number
+ */
+function convexHull(s: MeshPairScratch, n: number, extent: number): number {
+  const X = s.hx, Y = s.hy, order = s.order, hull = s.hull, tol = 1e-12 * extent * extent;
+  // order by (x, y): insertion sort (few points)
+  for (let i = 0; i < n; i++) {
+    let j = i - 1;
+    while (j >= 0 && (X[order[j]!]! > X[i]! || (X[order[j]!] === X[i] && Y[order[j]!]! > Y[i]!))) {
+      order[j + 1] = order[j]!; j--;
+    }
+    order[j + 1] = i;
+  }
+  // lower chain, then upper chain, each keeping strict left turns only
+  let h = 0;
+  for (let pass = 0; pass < 2; pass++) {
+    const base = h;
+    for (let k = 0; k < n; k++) {
+      const i = order[pass === 0 ? k : n - 1 - k]!;
+      while (h >= base + 2 && turn(X, Y, hull[h - 2]!, hull[h - 1]!, i) <= tol) h--;
+      hull[h++] = i;
+    }
+    h--;
+  }
+  return h;
+}
+
+/** twice the signed area of the triangle (a, b, c) of the scratch points: > 0 for a left turn */
+function turn(X: Float64Array, Y: Float64Array, a: number, b: number, c: number): number {
+  return (X[b]! - X[a]!) * (Y[c]! - Y[a]!) - (Y[b]! - Y[a]!) * (X[c]! - X[a]!);
 }

@@ -99,6 +99,38 @@ describe('box on a triangulated floor', () => {
     }
   });
 
+  it('sliding across the floor, edges flush with triangle edges, keeps the floor normal and its corners', () => {
+    const mesh = floor(), h = [0.5, 0.5, 0.2], depth = 0.002;
+    for (let k = 0; k <= 400; k++) {
+      const x = -2 + 0.01 * k, pts = contacts('box', h, { p: [x, 0, h[2]! - depth], q: [1, 0, 0, 0] }, mesh);
+      expect(pts.length).toBe(4);
+      for (const p of pts) {
+        expect(p.n).toEqual([-0, -0, -1]);
+        expect(p.gap).toBeCloseTo(-depth, 13);
+      }
+      // on the bottom face, their hull holding the centre: some triangle of three points holds it
+      for (const p of pts) expect(Math.max(Math.abs(p.p[0]! - x), Math.abs(p.p[1]!))).toBeLessThanOrEqual(0.5 + 1e-12);
+      const xy = pts.map((p) => [p.p[0]! - x, p.p[1]!]);
+      const cross = (a: number[], b: number[]): number => a[0]! * b[1]! - a[1]! * b[0]!;
+      const holds = (a: number[], b: number[], c: number[]): boolean => {
+        const s1 = cross([b[0]! - a[0]!, b[1]! - a[1]!], [-a[0]!, -a[1]!]), s2 = cross([c[0]! - b[0]!, c[1]! - b[1]!], [-b[0]!, -b[1]!]);
+        const s3 = cross([a[0]! - c[0]!, a[1]! - c[1]!], [-c[0]!, -c[1]!]);
+        // inside or on the border of a triangle of positive area
+        const area = cross([b[0]! - a[0]!, b[1]! - a[1]!], [c[0]! - a[0]!, c[1]! - a[1]!]);
+        return Math.abs(area) > 0.1 && ((s1 >= 0 && s2 >= 0 && s3 >= 0) || (s1 <= 0 && s2 <= 0 && s3 <= 0));
+      };
+      expect([[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]].some(([a, b, c]) => holds(xy[a!]!, xy[b!]!, xy[c!]!))).toBe(true);
+      // corners away from the grid lines and the diagonals (farther than the manifold builder's
+      // clustering, 2% of an edge, ./convex/clip.ts): the points are the four corners, whichever
+      // triangles they lie on (corner x ± 0.5 from a grid line, x from a diagonal y − x = n)
+      const off = (v: number): number => Math.abs(v - Math.round(v));
+      if (off(x + 0.5) > 0.03 && off(x) > 0.03) {
+        const corners = xy.map((p) => p.map((v) => Math.round(v * 1e9) / 1e9).join(',')).sort();
+        expect(corners).toEqual(['-0.5,-0.5', '-0.5,0.5', '0.5,-0.5', '0.5,0.5']);
+      }
+    }
+  });
+
   it('tilted a little, still gets only the floor normal, its deepest corner exact', () => {
     const mesh = floor(), h = [0.5, 0.35, 0.2];
     for (let k = 0; k < 30; k++) {
