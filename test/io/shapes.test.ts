@@ -6,7 +6,8 @@
  * of all of them, and one ModelError line naming the JSON path for every bad input.
  */
 import { describe, it, expect } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { parseModel } from '../../src/io/loader.js';
@@ -16,6 +17,7 @@ import type { Model } from '../../src/model/model.js';
 import type { TriMeshData } from '../../src/collision/geometry.js';
 import { loadModel, meshFileReader } from '../../node/index.js';
 import { load, errorOf, text } from '../helpers/modelFile.js';
+import { checkMutations } from './mutations.js';
 
 const errorFor = (fields: Record<string, unknown>): string => errorOf(text(fields)).message;
 
@@ -320,5 +322,34 @@ describe('in the step', () => {
     };
     expect(fall(true)).toBeGreaterThan(0.19);
     expect(fall(false)).toBeLessThan(0);
+  });
+});
+
+/** the JSON blocks of a section of docs/model-format.md */
+function docBlocks(heading: string): string[] {
+  const md = readFileSync(new URL('../../docs/model-format.md', import.meta.url), 'utf8');
+  const start = md.indexOf(`\n### ${heading}\n`), end = md.indexOf('\n##', start + 5);
+  return [...md.slice(start, end).matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!);
+}
+
+describe('examples', () => {
+  it('the examples of docs/model-format.md load', () => {
+    const [dumbbell] = docBlocks('Several shapes'), [puck] = docBlocks('Named materials'), [terrain] = docBlocks('World shapes');
+    const rubber = [{ name: 'rubber' }];
+    const m = load({ materials: rubber, bodies: [JSON.parse(dumbbell!)] });
+    expect(m.bodies[0]!.inertia[0]).toBeLessThan(m.bodies[0]!.inertia[4]!);
+    expect(load(JSON.parse(puck!)).shapes[1]!.materialName).toBe('rubber');
+    const world = JSON.parse(terrain!) as { world: { shapes: Record<string, unknown>[] } };
+    const read = (file: string) => { expect(file).toBe('ramp.obj'); return TET; };
+    const t = parseModel(text({ materials: [{ name: 'ground' }], ...world }), { meshFile: read });
+    expect(t.shapes.map((s) => s.kind)).toEqual(['mesh', 'mesh', 'hull']);
+  });
+
+  it('mutations of examples/shapes.json load, or give one ModelError line: never another exception', () => {
+    const base = readFileSync(new URL('../../examples/shapes.json', import.meta.url), 'utf8');
+    const values = fc.constantFrom<unknown>(-1, 0, 0.5, 2, 2 ** 32, 1e308, null, 'x', 'rubber', 'hull', 'mesh', 'heightfield', [],
+      {}, [0, 0, 0], [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]], [[0, 1, 2]], [[0, 0], [0]], [1, 0], true, 'a.obj');
+    const meshFile = (f: string): typeof TET => { if (f === 'a.obj') throw new Error('no such file'); return TET; };
+    checkMutations(base, values, { meshFile });
   });
 });
