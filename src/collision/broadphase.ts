@@ -1,38 +1,289 @@
 /**
  * The broadphase: which shape pairs may touch, from their world AABBs (grown by half the margin
- * each, ./shapes.ts), by sweep and prune on one axis (docs/theory.md §14).
+ * each, ./shapes.ts), by a dynamic AABB tree over fat boxes with the pairs kept from one update to
+ * the next (docs/theory.md §14).
  *
- * The finite shapes are kept sorted by the low end of their box on the sweep axis; the order
- * survives from one call to the next, so an insertion sort (O(n + swaps)) restores it after small
- * motions (temporal coherence); past a budget of 8n + 64 swaps, a bottom-up merge sort takes over.
- * The sweep then pairs each shape with the shapes after it whose low end is at most its high end,
- * and keeps those whose boxes overlap on the other two axes (every overlapping pair, once) and whose
- * bounding spheres about the shape centres come within the margin (|c_A − c_B| ≤ ρ_A + ρ_B + margin,
- * a bound on the gap that drops the diagonal neighbours of a dense pile before the narrowphase).
- * The axis is the one along which the box centres spread most; it changes only when another axis
- * spreads 1.5 times more, so the order stays coherent.
+ * Fat boxes. Each finite shape sits in the tree (./aabbTree.ts) with a fat box: its box grown by
+ * 0.1 ρ (ρ its bounding radius; 0 for a fixed shape) plus half the margin, and stretched ahead by
+ * four times its last displacement (at most 4 ρ). While its box stays inside the fat box the shape
+ * does not touch the tree; when it leaves, the shape gets a new fat box, moves in the tree, and
+ * queries it.
  *
- * Planes (infinite) stay out of the sweep: each plane is tested against every finite shape, and
+ * Fat pairs. The list of pairs whose fat boxes overlap (and that the filters allow), sorted by
+ * (A, B), is kept between updates: an update drops the pairs of the moved shapes and merges in
+ * what their queries find (a pair of two moved shapes from the query of the higher index), sorted by
+ * two counting sorts. Every pair whose boxes overlap has overlapping fat boxes, so the fat list
+ * holds them all; each update keeps those whose boxes overlap and whose bounding spheres about the
+ * shape centres come within the margin (|c_A − c_B| ≤ ρ_A + ρ_B + margin). In a resting pile
+ * nothing moves in the tree and an update costs O(n + pairs); a shape that moves costs O(log n).
+ *
+ * Planes (infinite) stay out of the tree: each plane is tested against every finite shape, and
  * pairs with it when the lowest corner of the shape's box along the plane's normal n, at
  * n·c − Σ_i |n_i| e_i, lies within half the margin of the plane.
  *
- * The sweep looks at every pair that overlaps on the sweep axis: in a dense pile of n shapes that is
- * about n^(5/3) pairs (140 000 for 1000 touching spheres), the cost a tree or a grid would avoid.
- *
  * Filters: a shape with collide = false never pairs, shapes of one component (or both of the
- * world) never pair, and two fixed shapes never pair. Sides: a plane is side A of its pairs; in
- * other pairs A is the lower shape index. The pairs come out sorted by (A, B), whatever the sort
- * order was: a counting sort on A, then an insertion sort on B within each A. Every array is
- * preallocated and grows by doubling, so a steady scene allocates nothing.
+ * world) never pair, two fixed shapes never pair, and a pair needs (group_A & mask_B) ≠ 0 and
+ * (group_B & mask_A) ≠ 0. Sides: a plane is side A of its pairs; in other pairs A is the lower shape
+ * index. The pairs come out sorted by (A, B), a function of the current boxes only, whatever the
+ * tree's history. Every array is preallocated and grows by doubling, so a steady scene allocates
+ * nothing.
+ *
+ * `SweepAndPrune` is the sweep on one axis that the tree replaced, with the same contract, kept
+ * for comparison (bench/broadphase.ts): it looks at every pair that overlaps on the sweep axis, about
+ * n^(5/3) of them in a dense pile of n shapes, where the tree looks at O(n).
  */
 import { PLANE, type ShapeTable } from './shapes.js';
+import { AabbTree } from './aabbTree.js';
 
-/** floats per sorted slot in `info`: high end on the sweep axis, component, fixed, centre, bound */
+/** the fattening of a moving shape's box, as a fraction of its bounding radius */
+const FAT = 0.1;
+/** a fat box reaches this many last displacements ahead of the box ... */
+const PREDICT = 4;
+/** ... but at most this many bounding radii */
+const PREDICT_CAP = 4;
+/** SweepAndPrune: floats per sorted slot in `info` (high end on the sweep axis, component, fixed, centre, bound) */
 const INFO = 8;
-/** another axis must spread this many times more than the current one to take over */
+/** SweepAndPrune: another axis must spread this many times more than the current one to take over */
 const AXIS_SWITCH = 1.5;
 
+/** a growable list of shape pairs (a[k], b[k]) */
+export class PairList {
+  a: Int32Array;
+  b: Int32Array;
+  count = 0;
+
+  constructor(capacity: number) {
+    this.a = new Int32Array(capacity); this.b = new Int32Array(capacity);
+  }
+
+  push(a: number, b: number): void {
+    if (this.count === this.a.length) this.reserve(2 * this.count);
+    this.a[this.count] = a; this.b[this.count++] = b;
+  }
+
+  /** room for n pairs, the first `count` kept */
+  reserve(n: number): void {
+    if (n <= this.a.length) return;
+    let cap = this.a.length;
+    while (cap < n) cap *= 2;
+    const a = new Int32Array(cap), b = new Int32Array(cap);
+    a.set(this.a.subarray(0, this.count)); b.set(this.b.subarray(0, this.count));
+    this.a = a; this.b = b;
+  }
+}
+
+/** the colliding shapes: finite ones and planes, each in ascending shape index */
+export function splitShapes(t: ShapeTable): { finite: Int32Array; planes: Int32Array } {
+  const finite: number[] = [], planes: number[] = [];
+  for (let i = 0; i < t.count; i++) if (t.collide[i] === 1) (t.kind[i] === PLANE ? planes : finite).push(i);
+  return { finite: Int32Array.from(finite), planes: Int32Array.from(planes) };
+}
+
+/** true when the filters let colliding shapes i and j pair: other components, not both fixed, groups */
+export function mayPair(t: ShapeTable, i: number, j: number): boolean {
+  return t.component[i] !== t.component[j] && t.fixed[i]! + t.fixed[j]! < 2
+    && (t.group[i]! & t.mask[j]!) !== 0 && (t.group[j]! & t.mask[i]!) !== 0;
+}
+
+/** each plane with every finite shape whose box reaches within half the margin of it, (plane, shape) sorted */
+export function planePairs(t: ShapeTable, planes: Int32Array, finite: Int32Array, out: PairList): void {
+  const box = t.aabb, R = t.rot, P = t.pos, reach = 0.5 * t.margin;
+  for (let k = 0; k < planes.length; k++) {
+    const p = planes[k]!;
+    const nx = R[9 * p + 2]!, ny = R[9 * p + 5]!, nz = R[9 * p + 8]!;
+    const d0 = nx * P[3 * p]! + ny * P[3 * p + 1]! + nz * P[3 * p + 2]!;
+    const ax = Math.abs(nx), ay = Math.abs(ny), az = Math.abs(nz);
+    for (let q = 0; q < finite.length; q++) {
+      const i = finite[q]!, b = 6 * i;
+      // lowest corner along n: n·c − Σ |n_i| e_i, with 2c = lo + hi and 2e = hi − lo
+      const lx = box[b]!, ly = box[b + 1]!, lz = box[b + 2]!;
+      const hx = box[b + 3]!, hy = box[b + 4]!, hz = box[b + 5]!;
+      const c = nx * (lx + hx) + ny * (ly + hy) + nz * (lz + hz);
+      const e = ax * (hx - lx) + ay * (hy - ly) + az * (hz - lz);
+      if (0.5 * (c - e) - d0 <= reach && mayPair(t, p, i)) out.push(p, i);
+    }
+  }
+}
+
+/** true when the boxes of shapes a and b overlap and their bounding spheres come within the margin */
+export function boundsMeet(t: ShapeTable, a: number, b: number): boolean {
+  const box = t.aabb, P = t.pos, oa = 6 * a, ob = 6 * b;
+  if (box[oa]! > box[ob + 3]! || box[ob]! > box[oa + 3]! || box[oa + 1]! > box[ob + 4]! || box[ob + 1]! > box[oa + 4]!
+    || box[oa + 2]! > box[ob + 5]! || box[ob + 2]! > box[oa + 5]!) return false;
+  const dx = P[3 * a]! - P[3 * b]!, dy = P[3 * a + 1]! - P[3 * b + 1]!, dz = P[3 * a + 2]! - P[3 * b + 2]!;
+  const reach = t.bound[a]! + t.bound[b]! + t.margin;
+  return dx * dx + dy * dy + dz * dz <= reach * reach;
+}
+
 export class Broadphase {
+  /** the pairs of the last update, sorted by (A, B) */
+  pairCount = 0;
+  pairA: Int32Array;
+  pairB: Int32Array;
+  readonly tree: AabbTree;
+  private readonly table: ShapeTable;
+  private readonly finite: Int32Array;
+  private readonly planes: Int32Array;
+  /** per shape: its leaf, fat box (6), 2 × its box centre at the last update (3), moved flag */
+  private readonly leafOf: Int32Array;
+  private readonly fat: Float64Array;
+  private readonly last: Float64Array;
+  private readonly moved: Uint8Array;
+  private readonly movedList: Int32Array;
+  private movedCount = 0;
+  /** the fat pairs sorted by (A, B), the merge's destination, this update's new pairs, sort scratch */
+  private fatPairs: PairList;
+  private spare: PairList;
+  private readonly found: PairList;
+  private readonly sorted: PairList;
+  private readonly bucket: Int32Array;
+  private readonly planeList: PairList;
+  private started = false;
+
+  constructor(table: ShapeTable) {
+    this.table = table;
+    const { finite, planes } = splitShapes(table), n = table.count, m = finite.length;
+    this.finite = finite; this.planes = planes;
+    this.tree = new AabbTree(2 * m);
+    this.leafOf = new Int32Array(n).fill(-1); this.fat = new Float64Array(6 * n);
+    this.last = new Float64Array(3 * n); this.moved = new Uint8Array(n); this.movedList = new Int32Array(m);
+    const cap = 4 * (m + planes.length) + 16;
+    this.pairA = new Int32Array(cap); this.pairB = new Int32Array(cap);
+    this.fatPairs = new PairList(cap); this.spare = new PairList(cap);
+    this.found = new PairList(cap); this.sorted = new PairList(cap); this.planeList = new PairList(16);
+    this.bucket = new Int32Array(n + 1);
+  }
+
+  /** how many shapes left their fat boxes (and moved in the tree) at the last update */
+  get moves(): number {
+    return this.movedCount;
+  }
+
+  /** the candidate pairs of the table's current AABBs, into pairA/pairB[0 .. pairCount) */
+  update(): void {
+    this.refreshLeaves();
+    if (this.movedCount > 0) {
+      this.findNewPairs();
+      this.mergePairs();
+      for (let k = 0; k < this.movedCount; k++) this.moved[this.movedList[k]!] = 0;
+    }
+    this.planeList.count = 0;
+    planePairs(this.table, this.planes, this.finite, this.planeList);
+    this.emitPairs();
+  }
+
+  /** every shape whose box left its fat box gets a new fat box and moves in the tree */
+  private refreshLeaves(): void {
+    const box = this.table.aabb, fat = this.fat, last = this.last, finite = this.finite, started = this.started;
+    this.movedCount = 0;
+    for (let k = 0; k < finite.length; k++) {
+      const i = finite[k]!, o = 6 * i;
+      const inside = started && box[o]! >= fat[o]! && box[o + 1]! >= fat[o + 1]! && box[o + 2]! >= fat[o + 2]!
+        && box[o + 3]! <= fat[o + 3]! && box[o + 4]! <= fat[o + 4]! && box[o + 5]! <= fat[o + 5]!;
+      if (!inside) {
+        this.fatten(i);
+        if (started) this.tree.moveLeaf(this.leafOf[i]!, fat, o); else this.leafOf[i] = this.tree.insertLeaf(i, fat, o);
+        this.moved[i] = 1; this.movedList[this.movedCount++] = i;
+      }
+      const c = 3 * i;
+      last[c] = box[o]! + box[o + 3]!; last[c + 1] = box[o + 1]! + box[o + 4]!; last[c + 2] = box[o + 2]! + box[o + 5]!;
+    }
+    this.started = true;
+  }
+
+  /** shape i's fat box: its box grown by 0.1 ρ and half the margin, and stretched ahead */
+  private fatten(i: number): void {
+    const t = this.table, box = t.aabb, fat = this.fat, o = 6 * i, c = 3 * i, last = this.last;
+    const fixed = t.fixed[i] === 1, rho = t.bound[i]!, d = (fixed ? 0 : FAT * rho) + 0.5 * t.margin;
+    const cap = PREDICT_CAP * rho, ahead = this.started && !fixed ? 0.5 * PREDICT : 0;
+    for (let k = 0; k < 3; k++) {
+      // PREDICT times the centre's displacement since the last update, clamped to the cap
+      let v = ahead * (box[o + k]! + box[o + 3 + k]! - last[c + k]!);
+      v = v > cap ? cap : v < -cap ? -cap : v;
+      fat[o + k] = box[o + k]! - d + (v < 0 ? v : 0);
+      fat[o + 3 + k] = box[o + 3 + k]! + d + (v > 0 ? v : 0);
+    }
+  }
+
+  /** every fat pair of a moved shape, once each, into `found` */
+  private findNewPairs(): void {
+    const t = this.table, tree = this.tree, moved = this.moved, found = this.found;
+    found.count = 0;
+    for (let k = 0; k < this.movedCount; k++) {
+      const i = this.movedList[k]!, hits = tree.query(this.fat, 6 * i), res = tree.results;
+      for (let r = 0; r < hits; r++) {
+        const j = res[r]!;
+        // a pair of two moved shapes is found by the query of the higher index
+        if (j === i || (moved[j] === 1 && j > i) || !mayPair(t, i, j)) continue;
+        if (j < i) found.push(j, i); else found.push(i, j);
+      }
+    }
+  }
+
+  /** the fat pairs: those of unmoved shapes, kept in order, merged with the new ones sorted */
+  private mergePairs(): void {
+    const moved = this.moved, old = this.fatPairs, A = old.a, B = old.b;
+    // drop the pairs of moved shapes (their queries found again those that still overlap)
+    let kept = 0;
+    for (let k = 0; k < old.count; k++) {
+      const a = A[k]!, b = B[k]!;
+      if (moved[a] === 1 || moved[b] === 1) continue;
+      A[kept] = a; B[kept++] = b;
+    }
+    this.sortFound();
+    const nw = this.found, n = nw.count, out = this.spare;
+    out.reserve(kept + n);
+    const nA = nw.a, nB = nw.b, mA = out.a, mB = out.b;
+    let i = 0, j = 0, k = 0;
+    while (i < kept && j < n) {
+      if (A[i]! < nA[j]! || (A[i] === nA[j] && B[i]! < nB[j]!)) { mA[k] = A[i]!; mB[k++] = B[i++]!; }
+      else { mA[k] = nA[j]!; mB[k++] = nB[j++]!; }
+    }
+    while (i < kept) { mA[k] = A[i]!; mB[k++] = B[i++]!; }
+    while (j < n) { mA[k] = nA[j]!; mB[k++] = nB[j++]!; }
+    out.count = k;
+    this.spare = old; this.fatPairs = out;
+  }
+
+  /** sorts the new pairs by (A, B): a counting sort on B, then a stable one on A */
+  private sortFound(): void {
+    const f = this.found, s = this.sorted;
+    s.reserve(f.count);
+    this.countingSort(f.b, f.a, s.b, s.a, f.count);
+    this.countingSort(s.a, s.b, f.a, f.b, f.count);
+  }
+
+  /** stable counting sort of (key, other)[0 .. n) by key (a shape index) into (outKey, outOther) */
+  private countingSort(key: Int32Array, other: Int32Array, outKey: Int32Array, outOther: Int32Array, n: number): void {
+    const bucket = this.bucket;
+    bucket.fill(0);
+    for (let k = 0; k < n; k++) bucket[key[k]! + 1]++;
+    for (let i = 1; i < bucket.length; i++) bucket[i] += bucket[i - 1]!;
+    for (let k = 0; k < n; k++) { const p = bucket[key[k]!]++; outKey[p] = key[k]!; outOther[p] = other[k]!; }
+  }
+
+  /** the fat pairs whose bounds meet, merged in order with the plane pairs, into pairA/pairB */
+  private emitPairs(): void {
+    const t = this.table, fp = this.fatPairs, pl = this.planeList, total = fp.count + pl.count;
+    if (this.pairA.length < total) {
+      let cap = this.pairA.length;
+      while (cap < total) cap *= 2;
+      this.pairA = new Int32Array(cap); this.pairB = new Int32Array(cap);
+    }
+    const A = fp.a, B = fp.b, pA = pl.a, pB = pl.b, outA = this.pairA, outB = this.pairB;
+    let n = 0, p = 0;
+    for (let k = 0; k < fp.count; k++) {
+      const a = A[k]!, b = B[k]!;
+      if (!boundsMeet(t, a, b)) continue;
+      while (p < pl.count && (pA[p]! < a || (pA[p] === a && pB[p]! < b))) { outA[n] = pA[p]!; outB[n++] = pB[p++]!; }
+      outA[n] = a; outB[n++] = b;
+    }
+    while (p < pl.count) { outA[n] = pA[p]!; outB[n++] = pB[p++]!; }
+    this.pairCount = n;
+  }
+}
+/** sweep and prune on one axis (the file comment), the same contract as Broadphase */
+export class SweepAndPrune {
   /** the pairs of the last update, sorted by (A, B) */
   pairCount = 0;
   pairA: Int32Array;
@@ -52,24 +303,18 @@ export class Broadphase {
   private readonly cross: Float64Array;
   private readonly info: Float64Array;
   /** pairs as found, before ordering */
-  private rawA: Int32Array;
-  private rawB: Int32Array;
-  private rawCount = 0;
+  private readonly raw: PairList;
   private readonly bucket: Int32Array;
 
   constructor(table: ShapeTable) {
     this.table = table;
-    const swept: number[] = [], planes: number[] = [];
-    for (let i = 0; i < table.count; i++) {
-      if (table.collide[i] === 1) (table.kind[i] === PLANE ? planes : swept).push(i);
-    }
-    const m = swept.length;
-    this.swept = Int32Array.from(swept); this.planes = Int32Array.from(planes);
-    this.order = Int32Array.from(swept); this.keys = new Float64Array(m + 1); this.keys[m] = NaN;
+    const { finite, planes } = splitShapes(table), m = finite.length;
+    this.swept = finite; this.planes = planes;
+    this.order = Int32Array.from(finite); this.keys = new Float64Array(m + 1); this.keys[m] = NaN;
     this.tmpOrder = new Int32Array(m); this.tmpKeys = new Float64Array(m);
     this.cross = new Float64Array(4 * m); this.info = new Float64Array(INFO * m);
     const cap = 4 * (m + planes.length) + 16;
-    this.rawA = new Int32Array(cap); this.rawB = new Int32Array(cap);
+    this.raw = new PairList(cap);
     this.pairA = new Int32Array(cap); this.pairB = new Int32Array(cap);
     this.bucket = new Int32Array(table.count + 1);
   }
@@ -79,9 +324,9 @@ export class Broadphase {
     this.chooseAxis();
     this.sortSwept();
     this.fillSlots();
-    this.rawCount = 0;
+    this.raw.count = 0;
     this.sweep();
-    this.planePairs();
+    planePairs(this.table, this.planes, this.swept, this.raw);
     this.orderPairs();
   }
 
@@ -170,50 +415,18 @@ export class Broadphase {
   private trySlots(i: number, j: number): void {
     const info = this.info, a = INFO * i, b = INFO * j;
     if (info[a + 1] === info[b + 1] || info[a + 2]! + info[b + 2]! === 2) return;
+    const p = this.order[i]!, q = this.order[j]!, t = this.table;
+    if ((t.group[p]! & t.mask[q]!) === 0 || (t.group[q]! & t.mask[p]!) === 0) return;
     const dx = info[a + 3]! - info[b + 3]!, dy = info[a + 4]! - info[b + 4]!, dz = info[a + 5]! - info[b + 5]!;
     const reach = info[a + 6]! + info[b + 6]! + this.table.margin;
     if (dx * dx + dy * dy + dz * dz > reach * reach) return;
-    const p = this.order[i]!, q = this.order[j]!;
-    this.addPair(p < q ? p : q, p < q ? q : p);
-  }
-
-  /** each plane with every finite shape whose box reaches within half the margin of it */
-  private planePairs(): void {
-    const t = this.table, box = t.aabb, R = t.rot, P = t.pos, swept = this.swept, reach = 0.5 * t.margin;
-    for (let k = 0; k < this.planes.length; k++) {
-      const p = this.planes[k]!, comp = t.component[p]!, fixed = t.fixed[p]!;
-      const nx = R[9 * p + 2]!, ny = R[9 * p + 5]!, nz = R[9 * p + 8]!;
-      const d0 = nx * P[3 * p]! + ny * P[3 * p + 1]! + nz * P[3 * p + 2]!;
-      const ax = Math.abs(nx), ay = Math.abs(ny), az = Math.abs(nz);
-      for (let q = 0; q < swept.length; q++) {
-        const i = swept[q]!;
-        if (t.component[i] === comp || t.fixed[i]! + fixed === 2) continue;
-        const b = 6 * i;
-        // lowest corner along n: n·c − Σ |n_i| e_i, with 2c = lo + hi and 2e = hi − lo
-        const lx = box[b]!, ly = box[b + 1]!, lz = box[b + 2]!;
-        const hx = box[b + 3]!, hy = box[b + 4]!, hz = box[b + 5]!;
-        const c = nx * (lx + hx) + ny * (ly + hy) + nz * (lz + hz);
-        const e = ax * (hx - lx) + ay * (hy - ly) + az * (hz - lz);
-        if (0.5 * (c - e) - d0 <= reach) this.addPair(p, i);
-      }
-    }
-  }
-
-  private addPair(a: number, b: number): void {
-    if (this.rawCount === this.rawA.length) this.growPairs();
-    this.rawA[this.rawCount] = a; this.rawB[this.rawCount++] = b;
-  }
-
-  private growPairs(): void {
-    const cap = 2 * this.rawA.length;
-    const grow = (x: Int32Array): Int32Array => { const y = new Int32Array(cap); y.set(x); return y; };
-    this.rawA = grow(this.rawA); this.rawB = grow(this.rawB);
-    this.pairA = new Int32Array(cap); this.pairB = new Int32Array(cap);
+    if (p < q) this.raw.push(p, q); else this.raw.push(q, p);
   }
 
   /** the pairs sorted by (A, B): counting sort on A, then insertion sort on B within each A */
   private orderPairs(): void {
-    const n = this.rawCount, bucket = this.bucket, rawA = this.rawA, rawB = this.rawB;
+    const n = this.raw.count, bucket = this.bucket, rawA = this.raw.a, rawB = this.raw.b;
+    if (this.pairA.length < n) { this.pairA = new Int32Array(rawA.length); this.pairB = new Int32Array(rawA.length); }
     const A = this.pairA, B = this.pairB;
     // bucket starts by A
     bucket.fill(0);

@@ -1,0 +1,164 @@
+/**
+ * The broadphase measured alone (issue 18 §2): sweep and prune against the dynamic AABB tree on the
+ * scenes that separate them, each moving from update to update.
+ *
+ *   pile n       n cubes (half extent 0.5 m) in columns 10 high on a ground plane, 1.1 m apart, each
+ *                resting on the one below, every box jittered about its rest pose at each update
+ *                (±2 mm, ±0.005 rad): the dense scene, n = 1000 (10 × 10), 4000 (20 × 20), 16000 (40 × 40)
+ *   settle n     the same pile with every box drifting by a random walk of 2 cm per update
+ *   spread n     n spheres (radius 0.2 to 2 m) in a 1 km cube at speeds up to 20 m/s, bouncing off its
+ *                walls, h = 1/60 s, margin h · 20 m/s: the sparse scene
+ *   teleport n   the spread scene with 1% of the spheres moved to random places at each update
+ *
+ * Each broadphase runs 40 updates of warm-up, then `updates` timed updates (the poses are computed
+ * outside the timing); the report is the median ms per update, the pairs, and the heap: the bytes
+ * allocated over the timed updates (heap used before and after, no collection between; needs
+ * --expose-gc for the collection before) and the heap growth after a collection.
+ *
+ *   node --expose-gc dist/bench/broadphase.js [--quick] [--updates n]
+ */
+import { performance } from 'node:perf_hooks';
+import { ShapeTable, type ShapeDesc } from '../src/collision/shapes.js';
+import { Broadphase, SweepAndPrune } from '../src/collision/broadphase.js';
+import { median } from './stats.js';
+
+const MAT = { friction: 0.5, restitution: 0, compliance: 0, damping: 0 };
+
+interface Scene {
+  name: string;
+  shapes: ShapeDesc[];
+  q: Float64Array;
+  margin: number;
+  /** moves the scene to its next poses */
+  advance(): void;
+}
+
+interface Broad { update(): void; pairCount: number }
+
+/** a deterministic generator in [0, 1) */
+function rng(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    return x / 2 ** 32;
+  };
+}
+
+function body(kind: 'box' | 'sphere', k: number, params: number[]): ShapeDesc {
+  return {
+    kind, component: k, qOffset: 7 * k, isBody: true, params, position: [0, 0, 0], orientation: [1, 0, 0, 0],
+    material: MAT, collide: true, name: `${kind}${k}`,
+  };
+}
+
+/** a small rotation about a random axis, as [w, x, y, z] written at q[o + 3] */
+function tilt(q: Float64Array, o: number, angle: number, r: () => number): void {
+  const x = r() - 0.5, y = r() - 0.5, z = r() - 0.5, s = Math.sin(angle / 2) / (Math.hypot(x, y, z) || 1);
+  q[o + 3] = Math.cos(angle / 2); q[o + 4] = s * x; q[o + 5] = s * y; q[o + 6] = s * z;
+}
+
+/** the box pile: columns of 10 on the ground, every box about its rest pose (jitter) or drifting */
+function pile(n: number, drift: number): Scene {
+  const side = Math.round(Math.sqrt(n / 10)), r = rng(7), rest = new Float64Array(3 * n);
+  const shapes: ShapeDesc[] = [{
+    kind: 'plane', component: -1, qOffset: -1, isBody: false, params: [], position: [0, 0, 0],
+    orientation: [1, 0, 0, 0], material: MAT, collide: true, name: 'ground',
+  }];
+  for (let k = 0; k < n; k++) {
+    const col = Math.floor(k / 10), lev = k % 10;
+    rest.set([1.1 * (col % side), 1.1 * Math.floor(col / side), 0.5 + lev], 3 * k);
+    shapes.push(body('box', k, [0.5, 0.5, 0.5]));
+  }
+  const q = new Float64Array(7 * n);
+  const advance = (): void => {
+    for (let k = 0; k < n; k++) {
+      const o = 7 * k;
+      if (drift > 0) for (let c = 0; c < 3; c++) rest[3 * k + c] = rest[3 * k + c]! + drift * (r() - 0.5);
+      for (let c = 0; c < 3; c++) q[o + c] = rest[3 * k + c]! + 0.004 * (r() - 0.5);
+      tilt(q, o, 0.01 * (r() - 0.5), r);
+    }
+  };
+  advance();
+  return { name: `${drift > 0 ? 'settle' : 'pile'} ${n}`, shapes, q, margin: 0.02, advance };
+}
+
+/** spheres flying in a 1 km cube, bouncing off its walls; a fraction teleported at each update */
+function spread(n: number, teleport: number): Scene {
+  const r = rng(11), h = 1 / 60, L = 1000, vmax = 20, v = new Float64Array(3 * n), q = new Float64Array(7 * n);
+  const shapes: ShapeDesc[] = [];
+  for (let k = 0; k < n; k++) {
+    shapes.push(body('sphere', k, [0.2 + 1.8 * r()]));
+    q.set([L * r(), L * r(), L * r(), 1, 0, 0, 0], 7 * k);
+    const s = vmax * r(), a = [r() - 0.5, r() - 0.5, r() - 0.5], m = Math.hypot(a[0]!, a[1]!, a[2]!) || 1;
+    for (let c = 0; c < 3; c++) v[3 * k + c] = (s * a[c]!) / m;
+  }
+  const advance = (): void => {
+    for (let k = 0; k < n; k++) {
+      for (let c = 0; c < 3; c++) {
+        const o = 7 * k + c;
+        q[o] = q[o]! + h * v[3 * k + c]!;
+        if (q[o]! < 0 || q[o]! > L) v[3 * k + c] = -v[3 * k + c]!;
+      }
+      if (teleport > 0 && r() < teleport) q.set([L * r(), L * r(), L * r()], 7 * k);
+    }
+  };
+  return { name: `${teleport > 0 ? 'teleport' : 'spread'} ${n}`, shapes, q, margin: h * vmax, advance };
+}
+
+/**
+ * median wall ms per update, CPU ms per update (the mean; the machine may be shared), pairs, bytes
+ * allocated per update over the timed updates and heap growth after a collection
+ */
+function measure(scene: Scene, make: (t: ShapeTable) => Broad, updates: number): number[] {
+  const t = new ShapeTable(scene.shapes, scene.margin), bp = make(t), gc = (globalThis as { gc?: () => void }).gc;
+  const q0 = Float64Array.from(scene.q);
+  for (let k = 0; k < 40; k++) { scene.advance(); t.updatePoses(scene.q); bp.update(); }
+  const times = new Float64Array(updates);
+  gc?.();
+  const before = process.memoryUsage().heapUsed;
+  let cpu = 0;
+  for (let k = 0; k < updates; k++) {
+    scene.advance(); t.updatePoses(scene.q);
+    const c0 = process.cpuUsage(), t0 = performance.now();
+    bp.update();
+    times[k] = performance.now() - t0;
+    const c = process.cpuUsage(c0);
+    cpu += c.user + c.system;
+  }
+  // allocation: a second run without the timing calls, which allocate themselves
+  gc?.();
+  const start = process.memoryUsage().heapUsed;
+  for (let k = 0; k < updates; k++) { scene.advance(); t.updatePoses(scene.q); bp.update(); }
+  const allocated = process.memoryUsage().heapUsed - start;
+  gc?.();
+  const growth = process.memoryUsage().heapUsed - before;
+  scene.q.set(q0);
+  return [median(Array.from(times)), cpu / 1000 / updates, bp.pairCount, allocated / updates, growth];
+}
+
+function main(): void {
+  const args = process.argv.slice(2), quick = args.includes('--quick');
+  const at = args.indexOf('--updates'), updates = at >= 0 ? Number(args[at + 1]) : quick ? 30 : 200;
+  const sizes = quick ? [1000, 4000] : [1000, 4000, 16000], at2 = args.indexOf('--only');
+  const only = at2 >= 0 ? args[at2 + 1]! : '';
+  const scenes: (() => Scene)[] = [
+    ...sizes.map((n) => () => pile(n, 0)), ...sizes.map((n) => () => pile(n, 0.02)),
+    () => spread(5000, 0), () => spread(20000, 0), () => spread(5000, 0.01),
+  ];
+  // the scene's own motion and the timing allocate too: a broadphase that does nothing gives the baseline
+  const none: Broad = { pairCount: 0, update: () => undefined };
+  const kinds: [string, (t: ShapeTable) => Broad][] = [['sap', (t) => new SweepAndPrune(t)], ['tree', (t) => new Broadphase(t)]];
+  console.log('scene            broadphase  ms/update  cpu ms/update   pairs   alloc B/update  heap growth B');
+  for (const makeScene of scenes) {
+    if (only && !makeScene().name.startsWith(only)) continue;
+    const base = measure(makeScene(), () => none, updates)[3]!;
+    for (const [name, make] of kinds) {
+      const scene = makeScene(), [ms, cpu, pairs, alloc, growth] = measure(scene, make, updates);
+      const row = [scene.name.padEnd(16), name.padEnd(10), ms!.toFixed(3).padStart(10), cpu!.toFixed(3).padStart(14),
+        String(pairs).padStart(7), Math.max(0, alloc! - base).toFixed(0).padStart(16), String(growth).padStart(14)];
+      console.log(row.join(' '));
+    }
+  }
+}
+
+main();
