@@ -80,13 +80,17 @@ export class ModelBuilder {
   addBody(options: BodyOptions): this { return this.add('bodies', BodySchema, options); }
 
   /** adds a named surface material, which shapes then name as `material` */
-  addMaterial(options: SurfaceMaterialOptions): this { return this.add('materials', SurfaceMaterialSchema, options); }
+  addMaterial(options: SurfaceMaterialOptions): this {
+    return this.add('materials', SurfaceMaterialSchema, options);
+  }
 
   /**
    * sets what replaces the combined material (friction, restitution, compliance, damping) of contacts
    * between two named materials
    */
-  addMaterialPair(options: MaterialPairOptions): this { return this.add('materialPairs', MaterialPairSchema, options); }
+  addMaterialPair(options: MaterialPairOptions): this {
+    return this.add('materialPairs', MaterialPairSchema, options);
+  }
 
   /** adds a marker: a named point fixed on a body, usable as a spring's or distance joint's point */
   addMarker(options: MarkerOptions): this { return this.add('markers', MarkerSchema, options); }

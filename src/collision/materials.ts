@@ -88,7 +88,9 @@ export class MaterialOverrides {
     this.friction = new Float64Array(n); this.restitution = new Float64Array(n);
     this.compliance = new Float64Array(n); this.damping = new Float64Array(n);
     pairs.forEach((p, r) => {
-      if (!(p.a >= 0 && p.a < count && p.b >= 0 && p.b < count)) throw new RangeError(`material pair ${r}: no material ${p.a} or ${p.b}`);
+      if (!(p.a >= 0 && p.a < count && p.b >= 0 && p.b < count)) {
+        throw new RangeError(`material pair ${r}: no material ${p.a} or ${p.b}`);
+      }
       this.rowOf[p.a * count + p.b] = r; this.rowOf[p.b * count + p.a] = r;
       this.friction[r] = field(p.friction); this.restitution[r] = field(p.restitution);
       this.compliance[r] = field(p.compliance); this.damping[r] = field(p.damping);

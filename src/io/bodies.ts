@@ -5,9 +5,11 @@
  * From shapes. Shape k (volume V_k, centroid c_k and inertia I_k per unit density in its own frame)
  * sits at the pose (p_k, R_k) in body coordinates and has the density ρ_k (its own `density`, else
  * the body's); src/collision/massProperties.ts sums them (`compound`: m = Σ ρ_k V_k, the centre of
- * mass, and the inertia about it by the parallel-axis theorem). With the body's `mass` instead, the densities (all given, or none: uniform) are weights,
- * scaled so that the total is that mass. A single primitive `shape` keeps its place on the centre of
- * mass (`com`, default the origin) and its principal axes along the body's.
+ * mass, and the inertia about it by the parallel-axis theorem). With the body's `mass` instead,
+ * the densities (all given, or none: uniform) are weights, scaled so that the total is that mass.
+ * The centre of mass then comes from the shapes (a `com` in the file is an error). A single
+ * primitive `shape` keeps its place on the centre of mass (`com`, default the origin) and its
+ * principal axes along the body's; a hull or mesh `shape` has its points in body coordinates.
  */
 import type { ModelAssembler, BodySpec } from '../model/assembler.js';
 import type { ShapeEntry } from '../model/contactModel.js';
@@ -15,7 +17,8 @@ import { ModelError } from '../model/errors.js';
 import { formatValue } from '../model/format.js';
 import { shapeVolume, shapePrincipalInertia } from '../math/spatial.js';
 import {
-  compound, hullMassProperties, meshMassProperties, primitiveMassProperties, type InertiaEntries, type MassProperties,
+  compound, hullMassProperties, meshMassProperties, primitiveMassProperties, type InertiaEntries,
+  type MassProperties,
 } from '../collision/massProperties.js';
 import type { BodyJson, BodyShapeJson, ShapeJson } from './schema.js';
 import { bodyShapeEntries, givenByPoints, type ShapeContext } from './shapes.js';
@@ -39,11 +42,14 @@ export function addBody(b: ModelAssembler, s: BodyJson, at: string, ctx: ShapeCo
     // the assembler's inertia checks, on an inertia computed from the shapes
     const derived = s.shape ? 'shape' : s.shapes && !s.inertia ? 'shapes' : undefined;
     if (derived && e instanceof ModelError && e.path === `${at}.inertia`) {
-      throw new ModelError(`${at}.${derived}`, `${derived === 'shape' ? 'its' : 'their'} inertia: ${e.detail}`);
+      const whose = derived === 'shape' ? 'its' : 'their';
+      throw new ModelError(`${at}.${derived}`, `${whose} inertia: ${e.detail}`);
     }
     throw e;
   }
-  entries.forEach((e, k) => b.addShape({ ...e, component: index }, s.shape ? `${at}.shape` : `${at}.shapes[${k}]`));
+  entries.forEach((e, k) => {
+    b.addShape({ ...e, component: index }, s.shape ? `${at}.shape` : `${at}.shapes[${k}]`);
+  });
 }
 
 /** the body's fields other than its mass properties */
@@ -65,10 +71,17 @@ function bodySpec(s: BodyJson, at: string, entries: readonly ShapeEntry[]): Body
 /** mass and inertia as the file gives them; shapes (`shapes`) then only collide */
 function givenInertia(s: BodyJson, at: string): BodySpec {
   if (s.shape) throw new ModelError(`${at}.inertia`, 'give either inertia or shape, not both');
-  if (s.density !== undefined) throw new ModelError(`${at}.density`, 'density needs a shape; with inertia give mass');
+  if (s.density !== undefined) {
+    throw new ModelError(`${at}.density`, 'density needs a shape; with inertia give mass');
+  }
   const k = (s.shapes ?? []).findIndex((x) => x.density !== undefined);
-  if (k >= 0) throw new ModelError(`${at}.shapes[${k}].density`, 'with the body\'s inertia the shapes only collide: density does nothing');
-  if (s.mass === undefined) throw new ModelError(`${at}.mass`, 'missing required field (a body with inertia needs mass)');
+  if (k >= 0) {
+    const why = 'with the body\'s inertia the shapes only collide: density does nothing';
+    throw new ModelError(`${at}.shapes[${k}].density`, why);
+  }
+  if (s.mass === undefined) {
+    throw new ModelError(`${at}.mass`, 'missing required field (a body with inertia needs mass)');
+  }
   return { ...placement(s), mass: s.mass, inertia: [...s.inertia!], com: [...(s.com ?? [0, 0, 0])] };
 }
 
@@ -83,7 +96,8 @@ function massOf(s: BodyJson, at: string, volume: () => number, type: string): nu
   if (s.density === undefined) return s.mass!;
   const v = volume();
   if (!(v > 0) || !Number.isFinite(v)) {
-    throw new ModelError(`${at}.shape`, `the volume of this ${type} is ${formatValue(v)} m³, not a positive finite number ${SIZES}`);
+    const why = `the volume of this ${type} is ${formatValue(v)} m³, not a positive finite number ${SIZES}`;
+    throw new ModelError(`${at}.shape`, why);
   }
   const mass = s.density * v;
   if (!(mass > 0) || !Number.isFinite(mass)) {
@@ -94,14 +108,15 @@ function massOf(s: BodyJson, at: string, volume: () => number, type: string): nu
 }
 
 /** a primitive `shape` on the centre of mass: diagonal inertia in the body's axes */
-function primitiveShape(s: BodyJson, shape: Exclude<ShapeJson, { type: 'hull' | 'mesh' | 'heightfield' }>, at: string): BodySpec {
+function primitiveShape(s: BodyJson, shape: Exclude<ShapeJson, { type: 'hull' | 'mesh' | 'heightfield' }>,
+  at: string): BodySpec {
   const type = shape.type;
   const mass = massOf(s, at, () => shapeVolume(shape), type);
   // the inertia per kilogram is the shape's alone; the inertia then scales with the mass
   const perKg = shapePrincipalInertia(shape, 1);
   if (!perKg.every((v) => v > 0 && Number.isFinite(v))) {
-    throw new ModelError(`${at}.shape`,
-      `the inertia of this ${type} per kilogram is ${formatValue(perKg)} kg·m², not positive and finite ${SIZES}`);
+    const why = `the inertia of this ${type} per kilogram is ${formatValue(perKg)} kg·m²`;
+    throw new ModelError(`${at}.shape`, `${why}, not positive and finite ${SIZES}`);
   }
   const [ixx, iyy, izz] = shapePrincipalInertia(shape, mass);
   if (![ixx, iyy, izz].every((v) => v > 0 && Number.isFinite(v))) {
@@ -119,14 +134,15 @@ function shapeMass(shape: ShapeJson | BodyShapeJson, entry: ShapeEntry, at: stri
   if (g.type === 'hull') return hullMassProperties(g);
   if (!g.closed) {
     const what = shape.type === 'heightfield' ? 'a height field' : 'an open mesh';
-    throw new ModelError(at, `${what} has no volume for mass properties (give the body inertia with mass, or close`
-      + ' the mesh)');
+    const how = 'give the body inertia with mass, or close the mesh';
+    throw new ModelError(at, `${what} has no volume for mass properties (${how})`);
   }
   return meshMassProperties(g, at);
 }
 
 /** the shapes' densities, or weights scaled to the body's mass (docs/model-format.md, Rigid bodies) */
-function densities(s: BodyJson, shapes: readonly (ShapeJson | BodyShapeJson)[], at: string, path: (k: number) => string): number[] {
+function densities(s: BodyJson, shapes: readonly (ShapeJson | BodyShapeJson)[], at: string,
+  path: (k: number) => string): number[] {
   const own = shapes.map((x) => ('density' in x ? x.density : undefined));
   if (s.mass !== undefined && s.density !== undefined) {
     throw new ModelError(`${at}.density`, 'give either mass or density, not both');
@@ -135,13 +151,16 @@ function densities(s: BodyJson, shapes: readonly (ShapeJson | BodyShapeJson)[], 
     // with the body's mass, the shapes' densities are weights: all given, or none (uniform)
     const k = own.findIndex((d) => d === undefined), j = own.findIndex((d) => d !== undefined);
     if (k >= 0 && j >= 0) {
-      throw new ModelError(`${path(k)}.density`, 'missing: with the body\'s mass, give every shape a density (weights) or none');
+      const why = 'missing: with the body\'s mass, give every shape a density (weights) or none';
+      throw new ModelError(`${path(k)}.density`, why);
     }
     return own.map((d) => d ?? 1);
   }
   return own.map((d, k) => {
     const rho = d ?? s.density;
-    if (rho === undefined) throw new ModelError(`${at}.mass`, `missing: give the body mass or density (or ${path(k)} a density)`);
+    if (rho === undefined) {
+      throw new ModelError(`${at}.mass`, `missing: give the body mass or density (or ${path(k)} a density)`);
+    }
     return rho;
   });
 }
@@ -150,13 +169,18 @@ function densities(s: BodyJson, shapes: readonly (ShapeJson | BodyShapeJson)[], 
 function fromShapes(s: BodyJson, at: string, entries: readonly ShapeEntry[]): BodySpec {
   const shapes: (ShapeJson | BodyShapeJson)[] = s.shape ? [s.shape] : s.shapes!;
   const path = (k: number) => (s.shape ? `${at}.shape` : `${at}.shapes[${k}]`);
-  if (s.com !== undefined) throw new ModelError(`${at}.com`, 'comes from the shapes (give inertia with mass to set it)');
-  if (shapes.length === 0) throw new ModelError(`${at}.shapes`, 'empty: give at least one shape, or inertia with mass');
+  if (s.com !== undefined) {
+    throw new ModelError(`${at}.com`, 'comes from the shapes (give inertia with mass to set it)');
+  }
+  if (shapes.length === 0) {
+    throw new ModelError(`${at}.shapes`, 'empty: give at least one shape, or inertia with mass');
+  }
   const rho = densities(s, shapes, at, path);
   const parts = shapes.map((x, k) => {
     const props = shapeMass(x, entries[k]!, path(k));
     if (!(props.volume > 0) || !Number.isFinite(props.volume)) {
-      throw new ModelError(path(k), `its volume is ${formatValue(props.volume)} m³, not a positive finite number ${SIZES}`);
+      const why = `its volume is ${formatValue(props.volume)} m³, not a positive finite number`;
+      throw new ModelError(path(k), `${why} ${SIZES}`);
     }
     return { props, density: rho[k]!, position: entries[k]!.position, orientation: entries[k]!.orientation };
   });
@@ -165,7 +189,8 @@ function fromShapes(s: BodyJson, at: string, entries: readonly ShapeEntry[]): Bo
   // the body's mass scales the weights' mass properties (the centre of mass stays)
   const scale = s.mass !== undefined ? s.mass / body.mass : 1;
   if (!(scale > 0) || !Number.isFinite(scale)) {
-    throw new ModelError(what, `their mass is ${formatValue(body.mass)} kg per unit density, not positive and finite ${SIZES}`);
+    const why = `their mass is ${formatValue(body.mass)} kg per unit density, not positive and finite`;
+    throw new ModelError(what, `${why} ${SIZES}`);
   }
   const I = body.inertia.map((v) => v * scale) as InertiaEntries;
   return { ...placement(s), mass: body.mass * scale, inertia: I, com: body.com };

@@ -13,7 +13,9 @@ import { ModelFileSchema, MODEL_FORMAT_VERSION, type ModelFile } from './schema.
 import { addJoints, checkSoftness, stabilization } from './joints.js';
 import { addForce } from './forces.js';
 import { checkContactModel, contactSettings } from './contact.js';
-import { addMaterials, addParticleShape, addWorldShapes, type MeshFileReader, type ShapeContext } from './shapes.js';
+import {
+  addMaterials, addParticleShape, addWorldShapes, type MeshFileReader, type ShapeContext,
+} from './shapes.js';
 import { addBody } from './bodies.js';
 import {
   defaultName, describeIssue, describeValue, formatPath, isRecord, itemLabel, oneLine, QUOTED_TEXT_MAX,
@@ -56,7 +58,8 @@ export function parseModel(json: string | object, options: ParseOptions = {}): M
 }
 
 /** like parseModel, also returning the file-level settings (duration) and the validated file */
-export function parseModelDocument(json: string | object, source?: string, meshFile?: MeshFileReader): LoadedModel {
+export function parseModelDocument(json: string | object, source?: string,
+  meshFile?: MeshFileReader): LoadedModel {
   const where = (path: string): string => (source ? (path ? `${source}: ${path}` : source) : path || '(model)');
   const fromText = typeof json === 'string';
   const raw = fromText ? readText(json, where) : json as unknown;

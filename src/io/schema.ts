@@ -17,7 +17,8 @@ import {
   doc, ONLY_ON_ITS_TYPE, name, reference, positive, nonNegative, unit, vec3, quat, flag,
 } from './schemaParts.js';
 import {
-  ALL_GROUPS, MATERIAL_DOCS, ShapeSchema, BodyShapeSchema, WorldSchema, SurfaceMaterialSchema, MaterialPairSchema,
+  ALL_GROUPS, MATERIAL_DOCS, ShapeSchema, BodyShapeSchema, WorldSchema, SurfaceMaterialSchema,
+  MaterialPairSchema,
 } from './shapeSchema.js';
 
 export { modelDocs, NAME_PATTERN, type DocMeta } from './schemaParts.js';
@@ -85,21 +86,24 @@ export const ParticleSchema = doc(z.strictObject({
   collide: flag(`with radius: ${MATERIAL_DOCS.collide}`).optional(),
   material: reference('with radius: the name of an entry of `materials`; the particle\'s own surface fields'
     + ' override its fields').optional(),
-  group: doc(z.number().int().min(0).max(ALL_GROUPS), 'with radius: collision group bits (default 1)').optional(),
+  group: doc(z.number().int().min(0).max(ALL_GROUPS), 'with radius: collision group bits (default 1)')
+    .optional(),
   mask: doc(z.number().int().min(0).max(ALL_GROUPS), 'with radius: the groups it pairs with (default all)')
     .optional(),
 }), 'a point mass; with a radius it collides as a sphere', 'Particle');
 
 export const BodySchema = doc(z.strictObject({
   name: name('unique name (particles, bodies and markers share one namespace)'),
-  mass: positive('mass, kg (with shapes and no density: the shapes\' mass properties scaled to this mass)').optional(),
+  mass: positive('mass, kg (with shapes and no density: the shapes\' mass properties scaled to this mass)')
+    .optional(),
   density: positive('density, kg/m³, with a shape or shapes: mass = density × volume (a shape\'s own density'
     + ' overrides it)').optional(),
   inertia: doc(z.tuple([z.number(), z.number(), z.number(), z.number(), z.number(), z.number()]),
-    '[Ixx, Iyy, Izz, Ixy, Ixz, Iyz], kg·m²: inertia tensor entries about the centre of mass in body axes (not with'
-    + ' shape; with shapes, the shapes only collide)').optional(),
+    '[Ixx, Iyy, Izz, Ixy, Ixz, Iyz], kg·m²: inertia tensor entries about the centre of mass in body axes'
+    + ' (not with shape; with shapes, the shapes only collide)').optional(),
   shape: ShapeSchema.optional(),
-  shapes: doc(z.array(BodyShapeSchema), 'several shapes, each at a pose in body coordinates (instead of shape)')
+  shapes: doc(z.array(BodyShapeSchema),
+    'several shapes, each at a pose in body coordinates (instead of shape)')
     .optional(),
   com: vec3('centre of mass in body coordinates, m (default [0, 0, 0]; with shapes or a hull or mesh shape it'
     + ' comes from them, unless inertia is given)').optional(),

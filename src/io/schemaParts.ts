@@ -37,6 +37,7 @@ export const positive = (d: string) => doc(z.number().positive(), d);
 export const nonNegative = (d: string) => doc(z.number().nonnegative(), d);
 export const unit = (d: string) => doc(z.number().min(0).max(1), d);
 export const vec3 = (d: string) => doc(z.tuple([z.number(), z.number(), z.number()]), d);
-export const positive3 = (d: string) => doc(z.tuple([z.number().positive(), z.number().positive(), z.number().positive()]), d);
+export const positive3 = (d: string) =>
+  doc(z.tuple([z.number().positive(), z.number().positive(), z.number().positive()]), d);
 export const quat = (d: string) => doc(z.tuple([z.number(), z.number(), z.number(), z.number()]), d);
 export const flag = (d: string) => doc(z.boolean(), d);

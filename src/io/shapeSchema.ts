@@ -52,7 +52,9 @@ function solids<E extends z.ZodRawShape>(extra: () => E) {
       type: z.literal('capsule'), radius: positive('radius, m'),
       length: nonNegative('length of the cylindrical part along z, m'), ...extra(),
     }),
-    z.strictObject({ type: z.literal('ellipsoid'), radii: positive3('semi-axes along x, y, z, m'), ...extra() }),
+    z.strictObject({
+      type: z.literal('ellipsoid'), radii: positive3('semi-axes along x, y, z, m'), ...extra(),
+    }),
   ] as const;
 }
 
@@ -71,8 +73,8 @@ function pointShapes<E extends z.ZodRawShape>(extra: () => E) {
       type: z.literal('mesh'),
       vertices: doc(z.array(vec3('a vertex, m')),
         'vertex positions in the shape\'s frame, m (with triangles; or give file)').optional(),
-      triangles: doc(z.array(z.tuple([vertexIndex(), vertexIndex(), vertexIndex()])),
-        'each triangle\'s vertex indices (from 0), counter-clockwise seen from outside or from above').optional(),
+      triangles: doc(z.array(z.tuple([vertexIndex(), vertexIndex(), vertexIndex()])), 'each triangle\'s vertex'
+        + ' indices (from 0), counter-clockwise seen from outside or from above').optional(),
       file: doc(z.string().min(1, ONLY_ON_ITS_TYPE), 'instead of vertices and triangles: an OBJ or STL file,'
         + ' its path relative to the model file (read by vinculum/node)').optional(),
       ...extra(),
@@ -102,9 +104,10 @@ const bodyPose = () => ({
   density: positive('density of this shape, kg/m³ (default: the body\'s density)').optional(),
   ...surface(),
 });
-export const BodyShapeSchema = doc(z.discriminatedUnion('type', [...solids(bodyPose), ...pointShapes(bodyPose)]),
-  'one of a body\'s shapes, at a pose in body coordinates; without the body\'s inertia the shapes give its mass,'
-  + ' centre of mass and inertia', 'BodyShape');
+export const BodyShapeSchema = doc(
+  z.discriminatedUnion('type', [...solids(bodyPose), ...pointShapes(bodyPose)]),
+  'one of a body\'s shapes, at a pose in body coordinates; without the body\'s inertia the shapes give its'
+  + ' mass, centre of mass and inertia', 'BodyShape');
 
 // a fixed shape of the world: a plane or any solid, at a world pose
 const worldPose = () => ({

@@ -51,7 +51,9 @@ interface SurfaceFields {
 }
 
 /** the defaults of a surface without a named material */
-const DEFAULT_SURFACE: ShapeMaterial = Object.freeze({ friction: 0.5, restitution: 0, compliance: 0, damping: 0 });
+const DEFAULT_SURFACE: ShapeMaterial = Object.freeze({
+  friction: 0.5, restitution: 0, compliance: 0, damping: 0,
+});
 
 /** adds the named materials and their pair overrides; returns the materials by name */
 export function addMaterials(b: ModelAssembler, materials: readonly SurfaceMaterialJson[],
@@ -71,11 +73,13 @@ export function addMaterials(b: ModelAssembler, materials: readonly SurfaceMater
 /** "no material named …", with the names the file gives */
 function unknownMaterial(name: string, known: ReadonlyMap<string, unknown>): string {
   const list = [...known.keys()].map((n) => quote(n)).join(', ');
-  return `no material named ${quote(name)} (${list ? `the file's materials: ${list}` : 'the file has no materials'})`;
+  const given = list ? `the file's materials: ${list}` : 'the file has no materials';
+  return `no material named ${quote(name)} (${given})`;
 }
 
 /** the surface of a shape object: its named material, overridden field by field by its own */
-function surfaceOf(s: SurfaceFields, ctx: ShapeContext, at: string): Pick<ShapeEntry, 'material' | 'materialName'> {
+function surfaceOf(s: SurfaceFields, ctx: ShapeContext, at: string):
+Pick<ShapeEntry, 'material' | 'materialName'> {
   let base = DEFAULT_SURFACE;
   if (s.material !== undefined) {
     const named = ctx.materials.get(s.material);
@@ -90,8 +94,10 @@ function surfaceOf(s: SurfaceFields, ctx: ShapeContext, at: string): Pick<ShapeE
 }
 
 /** the collision filter of a shape object, when it gives one */
-function filterOf(s: { group?: number | undefined; mask?: number | undefined }): Pick<ShapeEntry, 'group' | 'mask'> {
-  return { ...(s.group !== undefined ? { group: s.group } : {}), ...(s.mask !== undefined ? { mask: s.mask } : {}) };
+function filterOf(s: { group?: number | undefined; mask?: number | undefined }):
+Pick<ShapeEntry, 'group' | 'mask'> {
+  const group = s.group !== undefined ? { group: s.group } : {};
+  return { ...group, ...(s.mask !== undefined ? { mask: s.mask } : {}) };
 }
 
 type AnyShapeJson = ShapeJson | BodyShapeJson | WorldShapeJson;
@@ -106,7 +112,8 @@ Pick<ShapeEntry, 'kind' | 'params' | 'geometry'> {
     case 'cylinder': return { kind: 'cylinder', params: [s.radius, s.length / 2] };
     case 'ellipsoid': return { kind: 'ellipsoid', params: [...s.radii] };
     case 'plane': return { kind: 'plane', params: [] };
-    case 'hull': return { kind: 'hull', params: [], geometry: built(at, () => ConvexHull.fromPoints(s.points, at)) };
+    case 'hull':
+      return { kind: 'hull', params: [], geometry: built(at, () => ConvexHull.fromPoints(s.points, at)) };
     case 'mesh': return { kind: 'mesh', params: [], geometry: meshOf(s, ctx, at) };
     case 'heightfield':
       return { kind: 'mesh', params: [], geometry: built(at, () => heightFieldMesh(s, at)) };
@@ -120,15 +127,19 @@ function meshOf(s: Extract<AnyShapeJson, { type: 'mesh' }>, ctx: ShapeContext, a
     throw new ModelError(`${at}.file`, 'give either file or vertices and triangles, not both');
   }
   if (s.file === undefined) {
-    if (s.vertices === undefined) throw new ModelError(`${at}.vertices`, 'missing: a mesh needs vertices and triangles, or file');
-    if (s.triangles === undefined) throw new ModelError(`${at}.triangles`, 'missing: a mesh needs triangles with its vertices');
+    if (s.vertices === undefined) {
+      throw new ModelError(`${at}.vertices`, 'missing: a mesh needs vertices and triangles, or file');
+    }
+    if (s.triangles === undefined) {
+      throw new ModelError(`${at}.triangles`, 'missing: a mesh needs triangles with its vertices');
+    }
     const { vertices, triangles } = s;
     return built(at, () => TriMesh.from(vertices, triangles, at));
   }
   const file = s.file;
   if (!ctx.meshFile) {
-    throw new ModelError(`${at}.file`, `cannot read mesh file ${quote(file)} here (load the model with vinculum/node's`
-      + ' loadModel, or give vertices and triangles)');
+    const how = 'load the model with vinculum/node\'s loadModel, or give vertices and triangles';
+    throw new ModelError(`${at}.file`, `cannot read mesh file ${quote(file)} here (${how})`);
   }
   let arrays: MeshArrays;
   try {
@@ -159,7 +170,8 @@ function built<G extends ShapeGeometry>(at: string, make: () => G, file?: string
 }
 
 /** adds the world's fixed shapes (`world.shapes`), named by their JSON path */
-export function addWorldShapes(b: ModelAssembler, shapes: readonly WorldShapeJson[], ctx: ShapeContext): void {
+export function addWorldShapes(b: ModelAssembler, shapes: readonly WorldShapeJson[],
+  ctx: ShapeContext): void {
   shapes.forEach((s, i) => {
     const at = `world.shapes[${i}]`;
     let orientation: QuatTuple = s.orientation ? [...s.orientation] : [1, 0, 0, 0];
@@ -208,10 +220,13 @@ export function bodyShapeEntries(s: BodyJson, index: number, at: string, ctx: Sh
 }
 
 /** the surface fields a particle may give with its radius */
-const PARTICLE_SURFACE = ['friction', 'restitution', 'compliance', 'contactDamping', 'collide', 'material', 'group', 'mask'] as const;
+const PARTICLE_SURFACE = [
+  'friction', 'restitution', 'compliance', 'contactDamping', 'collide', 'material', 'group', 'mask',
+] as const;
 
 /** adds the collision sphere of particle `index` when it has a radius */
-export function addParticleShape(b: ModelAssembler, p: ParticleJson, index: number, at: string, ctx: ShapeContext): void {
+export function addParticleShape(b: ModelAssembler, p: ParticleJson, index: number, at: string,
+  ctx: ShapeContext): void {
   if (p.radius === undefined) {
     // surface fields without a radius would do nothing: most likely the radius was forgotten
     const given = PARTICLE_SURFACE.find((k) => p[k] !== undefined);

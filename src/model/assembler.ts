@@ -288,7 +288,8 @@ export class ModelAssembler {
     // hulls and meshes carry their data, of their own kind
     const data = s.kind === 'hull' || s.kind === 'mesh';
     if (data !== (s.geometry !== undefined) || (s.geometry && s.geometry.type !== s.kind)) {
-      throw new ModelError(path, `a ${s.kind} ${s.geometry ? `cannot take ${s.geometry.type} data` : 'needs its data'}`);
+      const why = s.geometry ? `cannot take ${s.geometry.type} data` : 'needs its data';
+      throw new ModelError(path, `a ${s.kind} ${why}`);
     }
     finite(`${path}.position`, s.position);
     const o = unitQuaternion(`${path}.orientation`, s.orientation);
@@ -311,23 +312,31 @@ export class ModelAssembler {
 
   /** adds a named surface material; names are unique among materials */
   addMaterial(m: NamedMaterial, path = `material ${quote(m.name)}`): NamedMaterial {
-    if (this.materials.some((x) => x.name === m.name)) throw new ModelError(`${path}.name`, `duplicate material name ${quote(m.name)}`);
+    if (this.materials.some((x) => x.name === m.name)) {
+      throw new ModelError(`${path}.name`, `duplicate material name ${quote(m.name)}`);
+    }
     checkMaterial(path, m);
-    const entry: NamedMaterial = { name: m.name, friction: m.friction, restitution: m.restitution, compliance: m.compliance, damping: m.damping };
+    const entry: NamedMaterial = {
+      name: m.name, friction: m.friction, restitution: m.restitution, compliance: m.compliance, damping: m.damping,
+    };
     this.materials.push(entry);
     return entry;
   }
 
   /** adds the fields that replace the combined material of two named materials; each pair once */
-  addMaterialPair(p: MaterialPair, path = `material pair ${p.materials.map((m) => quote(m)).join(', ')}`): void {
+  addMaterialPair(p: MaterialPair, path = `material pair ${quote(p.materials[0])}, ${quote(p.materials[1])}`): void {
     p.materials.forEach((name, k) => {
-      if (!this.materials.some((m) => m.name === name)) throw new ModelError(`${path}.materials[${k}]`, `no material named ${quote(name)}`);
+      if (!this.materials.some((m) => m.name === name)) {
+        throw new ModelError(`${path}.materials[${k}]`, `no material named ${quote(name)}`);
+      }
     });
     const [a, b] = p.materials;
     if (this.materialPairs.some(({ materials: [x, y] }) => (x === a && y === b) || (x === b && y === a))) {
       throw new ModelError(`${path}.materials`, `the pair ${quote(a)}, ${quote(b)} is given twice`);
     }
-    checkMaterial(path, { friction: p.friction ?? 0, restitution: p.restitution ?? 0, compliance: p.compliance ?? 0, damping: p.damping ?? 0 });
+    checkMaterial(path, {
+      friction: p.friction ?? 0, restitution: p.restitution ?? 0, compliance: p.compliance ?? 0, damping: p.damping ?? 0,
+    });
     const entry: MaterialPair = { materials: [a, b] };
     for (const k of ['friction', 'restitution', 'compliance', 'damping'] as const) {
       if (p[k] !== undefined) Object.assign(entry, { [k]: p[k] });
@@ -337,7 +346,9 @@ export class ModelAssembler {
 
   /** lets the components of constraint `ci` collide with each other (joined components do not by default) */
   letJoinedCollide(ci: number): void {
-    if (!(ci >= 0 && ci < this.constraints.length)) throw new ModelError(`constraint ${ci}`, 'no such constraint');
+    if (!(ci >= 0 && ci < this.constraints.length)) {
+      throw new ModelError(`constraint ${ci}`, 'no such constraint');
+    }
     if (!this.collidingConstraints.includes(ci)) this.collidingConstraints.push(ci);
   }
 

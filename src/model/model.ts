@@ -16,8 +16,8 @@ import type { IntegratorName } from '../integrators/names.js';
 import type { BilateralConstraint } from '../constraints/constraint.js';
 import { ModelError } from './errors.js';
 import {
-  DEFAULT_CONTACT, type ContactSettings, type ShapeEntry, type JointLimit, type JointMotor, type NamedMaterial,
-  type MaterialPair,
+  DEFAULT_CONTACT, type ContactSettings, type ShapeEntry, type JointLimit, type JointMotor,
+  type NamedMaterial, type MaterialPair,
 } from './contactModel.js';
 
 /** a 3-vector [x, y, z] */
