@@ -1,26 +1,31 @@
 /**
- * Convex hulls from points, for the hull shape (issue 18 §1; docs/theory.md §17), by quickhull
- * (Barber, Dobkin and Huhdanpaa 1996), then merged into polygon faces.
+ * Convex hulls from points, for the hull shape (issue 18 §1; docs/theory.md §17): quickhull
+ * (Barber, Dobkin and Huhdanpaa 1996) on exact orientation tests, then merged into polygon faces
+ * with a relative tolerance.
  *
  * Quickhull grows a triangulated hull from a tetrahedron of extreme points. Every point not on it
- * belongs to the outside set of one face it lies above (distance > τ). Each step takes a face with
- * an outside set and its farthest point p (the eye), finds the faces visible from p (the connected
- * set around that face whose distance to p exceeds τ) and its boundary (the horizon), replaces the
- * visible faces by the cone of triangles from p to the horizon, and hands their points to the new
- * faces they lie above; the others are inside and drop out. When no face has an outside set, every
- * point lies at most τ above every face: inside or on the hull.
+ * belongs to the outside set of one face it lies above. Each step takes a face with an outside set
+ * and its farthest point p (the eye), finds the faces p lies above (connected to that face), their
+ * boundary (the horizon, one loop), replaces them by the cone of triangles from p to the horizon,
+ * and hands their points to the new faces they lie above; the others are inside and drop out.
+ * "Above" is decided exactly (the sign of an orientation determinant: plain doubles when they
+ * clear Shewchuk's error bound, integers otherwise), so the triangulated hull is the exact convex
+ * hull of the points, every edge convex or flat, and the visible faces always form a disc.
  *
- * τ = HULL_TOLERANCE · (max|x| + max|y| + max|z|) is the relative tolerance of both "above" and
- * "coplanar". Rounding near coplanar faces can leave the visible set with a hole or pinched at a
- * vertex; those faces are then taken into it, so the horizon is always one simple loop.
+ * The tolerance τ = HULL_TOLERANCE · (max|x| + max|y| + max|z|) then decides what is flat. Points
+ * are "fewer than 4 non-coplanar" when the starting tetrahedron is no thicker than τ. From the
+ * largest triangle down, each triangle not yet taken seeds a face that grows over neighbouring
+ * triangles whose three vertices lie within τ of the seed's plane; the face's boundary is one loop,
+ * counter-clockwise from outside. A point of the loops is a vertex of the hull when it lies on
+ * three faces or more (on two it lies inside an edge, on one inside a face), so interior,
+ * duplicate, edge and face points drop out. A face's normal is the sum of its triangles' area
+ * vectors (each from nearly exact products), normalised; its offset the largest n·v over their
+ * vertices, so every point lies on or below every face's plane (within rounding and τ).
  *
- * Merging: from the largest triangle down, each triangle not yet taken seeds a face that grows over
- * neighbouring triangles whose three vertices lie within τ of the seed's plane. A face's boundary
- * is one loop, counter-clockwise from outside. A point of the loops is a vertex of the hull when it
- * lies on three faces or more (on two it lies inside an edge, on one inside a face), so interior,
- * duplicate, edge and face points all drop out. A face's normal is Newell's (its area vector,
- * normalised), its offset the mean of n·v over its vertices. Everything iterates in index order:
- * the same points give the same hull, numbered the same way.
+ * Faces are exactly convex when the points are coplanar to well within τ where they are meant to
+ * be, as points from models are; points scattered about a plane by about τ to 100τ give a closed
+ * hull holding every point, but a face's polygon may then turn inward in its plane. Everything
+ * iterates in index order: the same points give the same hull, numbered the same way.
  */
 import { ModelError } from '../model/errors.js';
 import { formatValue } from '../model/format.js';
@@ -36,6 +41,8 @@ class Build {
   readonly nb: number[] = [];
   /** per face: unit normal and offset (4 numbers), whether it is on the hull */
   readonly plane: number[] = [];
+  /** per face: (v − u) × (w − u), twice its area vector */
+  readonly area: number[] = [];
   readonly alive: boolean[] = [];
   /** per face: first point of its outside set (−1: empty); per point: the next one in its set */
   readonly head: number[] = [];
@@ -54,26 +61,110 @@ function distance(b: Build, f: number, i: number): number {
   return L[4 * f]! * P[3 * i]! + L[4 * f + 1]! * P[3 * i + 1]! + L[4 * f + 2]! * P[3 * i + 2]! - L[4 * f + 3]!;
 }
 
-/** appends the face (u, v, w) with its plane; its neighbours are set by the caller */
-function addFace(b: Build, u: number, v: number, w: number): number {
-  const P = b.p, f = b.alive.length;
+/** Veltkamp's splitter: a double split into two halves whose products are exact (Dekker's product) */
+const SPLIT = 134217729;
+
+/** e with a·b = p + e exactly, for p = a·b rounded (Dekker) */
+function productError(a: number, b: number, p: number): number {
+  const ca = SPLIT * a, ah = ca - (ca - a), al = a - ah;
+  const cb = SPLIT * b, bh = cb - (cb - b), bl = b - bh;
+  return al * bl - (((p - ah * bh) - al * bh) - ah * bl);
+}
+
+/** e with a − b = s + e exactly, for s = a − b rounded (Knuth's two-sum) */
+function differenceError(a: number, b: number, s: number): number {
+  const bb = s - a;
+  return (a - (s - bb)) - (b + bb);
+}
+
+/** a·d − b·c for a = (a, ae), … given as values and their errors, rounded once from nearly exact terms */
+function crossTerm(a: number, ae: number, d: number, de: number, b: number, be: number, c: number, ce: number): number {
+  const p = a * d, q = b * c, s = p - q;
+  return s + (differenceError(p, q, s) + productError(a, d, p) - productError(b, c, q) + (a * de + ae * d) - (b * ce + be * c));
+}
+
+/**
+ * out[o..o+3) = (v − u) × (w − u) from nearly exact terms: the differences as pairs (value, error),
+ * each product exact to its second order. A thin triangle's plane then comes out as accurate as its
+ * vertices allow; in plain doubles its normal would be off by about ε·length/height.
+ */
+function accurateCross(out: number[], o: number, P: Float64Array, u: number, v: number, w: number): void {
   const ax = P[3 * v]! - P[3 * u]!, ay = P[3 * v + 1]! - P[3 * u + 1]!, az = P[3 * v + 2]! - P[3 * u + 2]!;
   const cx = P[3 * w]! - P[3 * u]!, cy = P[3 * w + 1]! - P[3 * u + 1]!, cz = P[3 * w + 2]! - P[3 * u + 2]!;
-  let nx = ay * cz - az * cy, ny = az * cx - ax * cz, nz = ax * cy - ay * cx;
-  const s = 1 / Math.hypot(nx, ny, nz);
-  nx *= s; ny *= s; nz *= s;
+  const axe = differenceError(P[3 * v]!, P[3 * u]!, ax), aye = differenceError(P[3 * v + 1]!, P[3 * u + 1]!, ay);
+  const aze = differenceError(P[3 * v + 2]!, P[3 * u + 2]!, az), cxe = differenceError(P[3 * w]!, P[3 * u]!, cx);
+  const cye = differenceError(P[3 * w + 1]!, P[3 * u + 1]!, cy), cze = differenceError(P[3 * w + 2]!, P[3 * u + 2]!, cz);
+  out[o] = crossTerm(ay, aye, cz, cze, az, aze, cy, cye);
+  out[o + 1] = crossTerm(az, aze, cx, cxe, ax, axe, cz, cze);
+  out[o + 2] = crossTerm(ax, axe, cy, cye, ay, aye, cx, cxe);
+}
+
+/** Shewchuk's bound on the rounding of orient3d's plain evaluation, relative to its permanent */
+const ORIENT_BOUND = (7 + 56 * 2 ** -53) * 2 ** -53;
+
+/**
+ * the sign of the volume ((v − u) × (w − u))·(p − u): +1 when point p lies above the plane of
+ * (u, v, w) (counter-clockwise seen from above), exactly. Plain doubles decide when the value
+ * clears Shewchuk's error bound (1998); otherwise integers do (exactSide).
+ */
+function side(P: Float64Array, u: number, v: number, w: number, p: number): number {
+  const px = P[3 * p]!, py = P[3 * p + 1]!, pz = P[3 * p + 2]!;
+  const adx = P[3 * u]! - px, ady = P[3 * u + 1]! - py, adz = P[3 * u + 2]! - pz;
+  const bdx = P[3 * v]! - px, bdy = P[3 * v + 1]! - py, bdz = P[3 * v + 2]! - pz;
+  const cdx = P[3 * w]! - px, cdy = P[3 * w + 1]! - py, cdz = P[3 * w + 2]! - pz;
+  const bc = bdy * cdz - bdz * cdy, ca = cdy * adz - cdz * ady, ab = ady * bdz - adz * bdy;
+  // orient3d(u, v, w, p) of Shewchuk: positive when p lies below
+  const det = adx * bc + bdx * ca + cdx * ab;
+  const permanent = (Math.abs(bdy * cdz) + Math.abs(bdz * cdy)) * Math.abs(adx)
+    + (Math.abs(cdy * adz) + Math.abs(cdz * ady)) * Math.abs(bdx)
+    + (Math.abs(ady * bdz) + Math.abs(adz * bdy)) * Math.abs(cdx);
+  if (det > ORIENT_BOUND * permanent) return -1;
+  if (-det > ORIENT_BOUND * permanent) return 1;
+  return exactSide(P, u, v, w, p);
+}
+
+/** side() in integers: every coordinate is m·2^e, scaled by the least e to a BigInt */
+function exactSide(P: Float64Array, u: number, v: number, w: number, p: number): number {
+  const view = new DataView(new ArrayBuffer(8)), m: bigint[] = [], e: number[] = [];
+  for (const i of [u, v, w, p]) for (let j = 0; j < 3; j++) {
+    view.setFloat64(0, P[3 * i + j]!);
+    const hi = view.getUint32(0), bits = (hi >>> 20) & 0x7ff;
+    const mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(view.getUint32(4));
+    const full = bits === 0 ? mant : mant | (1n << 52n);
+    m.push(hi >>> 31 ? -full : full); e.push(bits === 0 ? -1074 : bits - 1075);
+  }
+  const low = Math.min(...e), x = m.map((mi, k) => mi << BigInt(e[k]! - low));
+  const d = (k: number) => [x[k]! - x[9]!, x[k + 1]! - x[10]!, x[k + 2]! - x[11]!];
+  const [a, b, c] = [d(0), d(3), d(6)];
+  const det = a[0]! * (b[1]! * c[2]! - b[2]! * c[1]!) + b[0]! * (c[1]! * a[2]! - c[2]! * a[1]!)
+    + c[0]! * (a[1]! * b[2]! - a[2]! * b[1]!);
+  return det > 0n ? -1 : det < 0n ? 1 : 0;
+}
+
+/** true when point i lies strictly above face f (exactly) */
+function above(b: Build, f: number, i: number): boolean {
+  return side(b.p, b.fv[3 * f]!, b.fv[3 * f + 1]!, b.fv[3 * f + 2]!, i) > 0;
+}
+
+/** appends the face (u, v, w) with its area vector and plane; its neighbours are set by the caller */
+function addFace(b: Build, u: number, v: number, w: number): number {
+  const P = b.p, f = b.alive.length, A = b.area;
+  accurateCross(A, 3 * f, P, u, v, w);
+  const s = 1 / Math.hypot(A[3 * f]!, A[3 * f + 1]!, A[3 * f + 2]!);
+  const nx = A[3 * f]! * s, ny = A[3 * f + 1]! * s, nz = A[3 * f + 2]! * s;
   // the offset as the mean over the three vertices halves its rounding
-  let d = 0;
-  for (const i of [u, v, w]) d += nx * P[3 * i]! + ny * P[3 * i + 1]! + nz * P[3 * i + 2]!;
+  const d = nx * (P[3 * u]! + P[3 * v]! + P[3 * w]!) + ny * (P[3 * u + 1]! + P[3 * v + 1]! + P[3 * w + 1]!)
+    + nz * (P[3 * u + 2]! + P[3 * v + 2]! + P[3 * w + 2]!);
   b.fv.push(u, v, w); b.nb.push(-1, -1, -1); b.plane.push(nx, ny, nz, d / 3);
   b.alive.push(true); b.head.push(-1); b.mark.push(0);
   return f;
 }
 
-/** puts point i in the outside set of the face among `faces` it lies farthest above, if any */
+/** puts point i in the outside set of the face among `faces` it lies above, the farthest such */
 function assign(b: Build, i: number, faces: readonly number[]): void {
-  let best = -1, far = b.tol;
+  let best = -1, far = -Infinity;
   for (const f of faces) {
+    if (!above(b, f, i)) continue;
     const d = distance(b, f, i);
     if (d > far) { far = d; best = f; }
   }
@@ -189,21 +280,24 @@ function visibleFrom(b: Build, f: number, eye: number): number[] {
     const g = list[k]!;
     for (let j = 0; j < 3; j++) {
       const h = b.nb[3 * g + j]!;
-      if (b.mark[h] !== stamp && distance(b, h, eye) > b.tol) { b.mark[h] = stamp; list.push(h); }
+      if (b.mark[h] !== stamp && above(b, h, eye)) { b.mark[h] = stamp; list.push(h); }
     }
   }
   return list;
 }
 
-/** the horizon as one loop of edges [u, v, face across] (u → v as in the visible face), or a fault */
-function horizonLoop(b: Build, visible: readonly number[]): number[] | { pinch: number } | 'hole' {
+/**
+ * the horizon as one loop of edges [u, v, face across] (u → v as in the visible face). With exact
+ * sides the visible faces of a convex polyhedron form a disc, so the loop is simple and whole.
+ */
+function horizonLoop(b: Build, visible: readonly number[]): number[] {
   const edges: number[] = [], from = new Map<number, number>();
   for (const f of visible) for (let k = 0; k < 3; k++) {
     const g = b.nb[3 * f + k]!;
     if (b.mark[g] === b.stamp) continue;
-    const u = b.fv[3 * f + k]!, v = b.fv[3 * f + (k + 1) % 3]!;
-    if (from.has(u)) return { pinch: u };
-    from.set(u, edges.length); edges.push(u, v, g);
+    const u = b.fv[3 * f + k]!;
+    if (from.has(u)) throw new Error(`quickhull: the horizon passes point ${u} twice`);
+    from.set(u, edges.length); edges.push(u, b.fv[3 * f + (k + 1) % 3]!, g);
   }
   // one walk around from the first edge must meet every edge
   const loop: number[] = [];
@@ -211,46 +305,14 @@ function horizonLoop(b: Build, visible: readonly number[]): number[] | { pinch: 
   do {
     loop.push(edges[e]!, edges[e + 1]!, edges[e + 2]!);
     e = from.get(edges[e + 1]!)!;
-  } while (e !== 0 && loop.length <= edges.length);
-  return loop.length === edges.length ? loop : 'hole';
-}
-
-/** takes into the visible set the faces at a pinch vertex, or the hidden faces cut off from the rest */
-function repairVisible(b: Build, visible: number[], eye: number, fault: { pinch: number } | 'hole'): void {
-  const stamp = b.stamp;
-  if (fault !== 'hole') {
-    for (let f = 0; f < b.alive.length; f++) {
-      const fv = b.fv;
-      if (b.alive[f] && b.mark[f] !== stamp && (fv[3 * f] === fault.pinch || fv[3 * f + 1] === fault.pinch || fv[3 * f + 2] === fault.pinch)) {
-        b.mark[f] = stamp; visible.push(f);
-      }
-    }
-    return;
-  }
-  // the hidden part is the one holding the face the eye lies farthest below; the rest are holes
-  let low = -1, lowest = Infinity;
-  for (let f = 0; f < b.alive.length; f++) {
-    if (b.alive[f] && b.mark[f] !== stamp && distance(b, f, eye) < lowest) { lowest = distance(b, f, eye); low = f; }
-  }
-  const reached = new Set([low]), list = [low];
-  for (let k = 0; k < list.length; k++) for (let j = 0; j < 3; j++) {
-    const h = b.nb[3 * list[k]! + j]!;
-    if (b.mark[h] !== stamp && !reached.has(h)) { reached.add(h); list.push(h); }
-  }
-  for (let f = 0; f < b.alive.length; f++) {
-    if (b.alive[f] && b.mark[f] !== stamp && !reached.has(f)) { b.mark[f] = stamp; visible.push(f); }
-  }
+  } while (e !== 0 && loop.length < edges.length);
+  if (e !== 0 || loop.length !== edges.length) throw new Error('quickhull: the horizon is not one loop');
+  return loop;
 }
 
 /** adds the eye: the visible faces are replaced by the cone from the eye to their horizon */
 function addPoint(b: Build, f: number, eye: number): void {
-  const visible = visibleFrom(b, f, eye);
-  let loop = horizonLoop(b, visible);
-  while (!Array.isArray(loop)) {
-    repairVisible(b, visible, eye, loop);
-    if (visible.length >= b.alive.filter(Boolean).length) throw new Error('quickhull: every face is visible');
-    loop = horizonLoop(b, visible);
-  }
+  const visible = visibleFrom(b, f, eye), loop = horizonLoop(b, visible);
   // the cone: face k is (u_k, v_k, eye), across its edges the hidden face, face k+1 and face k−1
   const first = b.alive.length, m = loop.length / 3;
   for (let k = 0; k < m; k++) addFace(b, loop[3 * k]!, loop[3 * k + 1]!, eye);
@@ -284,15 +346,10 @@ function quickhull(b: Build, simplex: readonly number[]): void {
 
 /** each live triangle's face: grown from the largest triangles over those within τ of the seed's plane */
 function mergeFaces(b: Build): { group: Int32Array; seeds: number[] } {
-  const F = b.alive.length, P = b.p, fv = b.fv, group = new Int32Array(F).fill(-1);
-  const area = (f: number): number => {
-    const [u, v, w] = [fv[3 * f]!, fv[3 * f + 1]!, fv[3 * f + 2]!];
-    const e = [0, 1, 2].map((j) => P[3 * v + j]! - P[3 * u + j]!), g = [0, 1, 2].map((j) => P[3 * w + j]! - P[3 * u + j]!);
-    return Math.hypot(e[1]! * g[2]! - e[2]! * g[1]!, e[2]! * g[0]! - e[0]! * g[2]!, e[0]! * g[1]! - e[1]! * g[0]!);
-  };
+  const F = b.alive.length, fv = b.fv, A = b.area, group = new Int32Array(F).fill(-1);
   const live = [...Array(F).keys()].filter((f) => b.alive[f]);
   const areas = new Float64Array(F);
-  for (const f of live) areas[f] = area(f);
+  for (const f of live) areas[f] = Math.hypot(A[3 * f]!, A[3 * f + 1]!, A[3 * f + 2]!);
   live.sort((x, y) => areas[y]! - areas[x]! || x - y);
   const seeds: number[] = [];
   for (const s of live) {
@@ -301,7 +358,8 @@ function mergeFaces(b: Build): { group: Int32Array; seeds: number[] } {
     const list = [s];
     for (let k = 0; k < list.length; k++) for (let j = 0; j < 3; j++) {
       const h = b.nb[3 * list[k]! + j]!;
-      if (group[h]! < 0 && [0, 1, 2].every((q) => Math.abs(distance(b, s, fv[3 * h + q]!)) <= b.tol)) {
+      if (group[h]! < 0 && Math.abs(distance(b, s, fv[3 * h]!)) <= b.tol
+        && Math.abs(distance(b, s, fv[3 * h + 1]!)) <= b.tol && Math.abs(distance(b, s, fv[3 * h + 2]!)) <= b.tol) {
         group[h] = seeds.length; list.push(h);
       }
     }
@@ -312,41 +370,84 @@ function mergeFaces(b: Build): { group: Int32Array; seeds: number[] } {
 
 /** each face's boundary loop of point indices (counter-clockwise from outside), or null if not one loop */
 function boundaryLoops(b: Build, group: Int32Array, faces: number): (number[] | null)[] {
-  const from = Array.from({ length: faces }, () => new Map<number, number>());
-  const bad = new Uint8Array(faces);
+  // the boundary edge leaving point u in face g, keyed g·n + u; the first point of each face's boundary
+  const next = new Map<number, number>(), first = new Int32Array(faces).fill(-1), size = new Int32Array(faces);
+  const bad = new Uint8Array(faces), n = b.n;
   for (let f = 0; f < b.alive.length; f++) {
     if (!b.alive[f]) continue;
     const g = group[f]!;
     for (let k = 0; k < 3; k++) {
       if (group[b.nb[3 * f + k]!] === g) continue;
       const u = b.fv[3 * f + k]!;
-      if (from[g]!.has(u)) bad[g] = 1;
-      from[g]!.set(u, b.fv[3 * f + (k + 1) % 3]!);
+      if (next.has(g * n + u)) bad[g] = 1;
+      next.set(g * n + u, b.fv[3 * f + (k + 1) % 3]!);
+      if (first[g]! < 0 || u < first[g]!) first[g] = u;
+      size[g]!++;
     }
   }
-  return from.map((m, g) => {
-    if (bad[g]) return null;
-    const start = Math.min(...m.keys()), loop = [start];
-    for (let v = m.get(start)!; v !== start && loop.length <= m.size; v = m.get(v)!) loop.push(v);
-    return loop.length === m.size ? loop : null;
-  });
+  const loops: (number[] | null)[] = [];
+  for (let g = 0; g < faces; g++) {
+    const start = first[g]!, loop = [start];
+    for (let v = next.get(g * n + start)!; v !== start && loop.length <= size[g]!; v = next.get(g * n + v)!) loop.push(v);
+    loops.push(!bad[g] && loop.length === size[g] ? loop : null);
+  }
+  return loops;
 }
 
-/** the faces as loops of point indices: merged faces, split back into triangles where not one loop */
-function faceLoops(b: Build): number[][] {
-  const { group, seeds } = mergeFaces(b);
-  const loops = boundaryLoops(b, group, seeds.length);
-  if (loops.every((l) => l !== null)) return loops as number[][];
-  // a merged face that is not a disc (possible only through rounding) keeps its triangles
-  const id = new Int32Array(seeds.length).fill(-1), regroup = new Int32Array(group.length).fill(-1);
-  let count = 0;
+/** the hull's faces: boundary loops of point indices, unit normals and offsets */
+interface FaceSet { loops: number[][]; normals: number[]; offsets: number[] }
+
+/**
+ * the faces: merged faces, split back into triangles where not one loop (possible only through
+ * rounding). A face's normal is the sum of its triangles' area vectors, normalised; its offset the
+ * largest n·v over their vertices, so that every one of them lies on or below its plane.
+ */
+function faceSet(b: Build): FaceSet {
+  const merged = mergeFaces(b);
+  let group = merged.group, count = merged.seeds.length, loops = boundaryLoops(b, group, count);
+  if (loops.some((l) => l === null)) {
+    const id = new Int32Array(count).fill(-1), regroup = new Int32Array(group.length).fill(-1);
+    count = 0;
+    for (let f = 0; f < group.length; f++) {
+      if (!b.alive[f]) continue;
+      const g = group[f]!;
+      if (loops[g] && id[g]! < 0) id[g] = count++;
+      regroup[f] = loops[g] ? id[g]! : count++;
+    }
+    group = regroup; loops = boundaryLoops(b, group, count);
+  }
+  const normals = new Array<number>(3 * count).fill(0), offsets = new Array<number>(count).fill(-Infinity);
+  for (let f = 0; f < group.length; f++) {
+    if (b.alive[f]) for (let j = 0; j < 3; j++) normals[3 * group[f]! + j] += b.area[3 * f + j]!;
+  }
+  for (let g = 0; g < count; g++) {
+    const s = 1 / Math.hypot(normals[3 * g]!, normals[3 * g + 1]!, normals[3 * g + 2]!);
+    for (let j = 0; j < 3; j++) normals[3 * g + j] *= s;
+  }
   for (let f = 0; f < group.length; f++) {
     if (!b.alive[f]) continue;
-    const g = group[f]!;
-    if (loops[g] && id[g]! < 0) id[g] = count++;
-    regroup[f] = loops[g] ? id[g]! : count++;
+    const g = group[f]!, P = b.p;
+    for (let k = 0; k < 3; k++) {
+      const i = b.fv[3 * f + k]!;
+      const d = normals[3 * g]! * P[3 * i]! + normals[3 * g + 1]! * P[3 * i + 1]! + normals[3 * g + 2]! * P[3 * i + 2]!;
+      offsets[g] = Math.max(offsets[g]!, d);
+    }
   }
-  return boundaryLoops(b, regroup, count) as number[][];
+  return { loops: loops as number[][], normals, offsets };
+}
+
+/**
+ * which points are vertices of the hull: those on three faces or more (on two a point lies inside an
+ * edge, on one inside a face), and every point of a face that would keep fewer than three
+ */
+function hullVertices(loops: readonly number[][], pointCount: number): Uint8Array {
+  const faces = new Int32Array(pointCount), keep = new Uint8Array(pointCount);
+  for (const loop of loops) for (const i of loop) faces[i]!++;
+  for (let i = 0; i < pointCount; i++) keep[i] = faces[i]! >= 3 ? 1 : 0;
+  for (const loop of loops) {
+    if (loop.filter((i) => keep[i]).length < 3) for (const i of loop) keep[i] = 1;
+  }
+  return keep;
 }
 
 /** a convex polyhedron built from points (HullData: see ./geometry.ts) */
@@ -372,31 +473,28 @@ export class ConvexHull implements HullData {
   /** τ, m: the distance within which points were taken as lying on a plane */
   readonly tolerance: number;
 
-  private constructor(points: Float64Array, loops: readonly number[][], tolerance: number) {
+  private constructor(points: Float64Array, set: FaceSet, tolerance: number) {
     this.tolerance = tolerance;
-    // the vertices: points on three faces or more, in the order of the given points
-    const faceCount = new Int32Array(points.length / 3);
-    for (const loop of loops) for (const i of loop) faceCount[i]!++;
-    const source = [...faceCount.keys()].filter((i) => faceCount[i]! >= 3);
-    const index = new Int32Array(faceCount.length).fill(-1);
+    // the vertices, in the order of the given points
+    const keep = hullVertices(set.loops, points.length / 3);
+    const source = [...keep.keys()].filter((i) => keep[i]);
+    const index = new Int32Array(keep.length).fill(-1);
     source.forEach((i, k) => { index[i] = k; });
     this.sourceIndex = Int32Array.from(source);
     this.vertexCount = source.length;
     this.vertices = Float64Array.from(source.flatMap((i) => [points[3 * i]!, points[3 * i + 1]!, points[3 * i + 2]!]));
     // the faces: each loop's vertices, from its lowest vertex
-    const faces = loops.map((loop) => {
-      const kept = loop.filter((i) => index[i]! >= 0).map((i) => index[i]!);
+    const faces = set.loops.map((loop) => {
+      const kept = loop.filter((i) => keep[i]).map((i) => index[i]!);
       const s = kept.indexOf(Math.min(...kept));
       return [...kept.slice(s), ...kept.slice(0, s)];
     });
-    if (faces.some((f) => f.length < 3)) throw new Error('convex hull: a face with fewer than 3 vertices');
     this.faceCount = faces.length;
     this.faceStart = new Int32Array(faces.length + 1);
     faces.forEach((f, k) => { this.faceStart[k + 1] = this.faceStart[k]! + f.length; });
     this.faceVertices = Int32Array.from(faces.flat());
-    this.faceNormals = new Float64Array(3 * faces.length);
-    this.faceOffsets = new Float64Array(faces.length);
-    faces.forEach((f, k) => this.facePlane(k, f));
+    this.faceNormals = Float64Array.from(set.normals);
+    this.faceOffsets = Float64Array.from(set.offsets);
     [this.edges, this.edgeFaces] = edgesOf(faces, this.vertexCount);
     this.edgeCount = this.edges.length / 2;
     [this.boxCenter, this.boxHalf, this.radius] = boundsOf(this.vertices);
@@ -416,25 +514,7 @@ export class ConvexHull implements HullData {
     const tol = HULL_TOLERANCE * scale;
     const b = new Build(p, n, tol);
     quickhull(b, initialSimplex(p, n, tol, name));
-    return new ConvexHull(p, faceLoops(b), tol);
-  }
-
-  /** face k's unit normal (Newell's area vector, normalised) and offset (the mean of n·v) */
-  private facePlane(k: number, f: readonly number[]): void {
-    const V = this.vertices;
-    let nx = 0, ny = 0, nz = 0;
-    for (let j = 0; j < f.length; j++) {
-      const a = 3 * f[j]!, c = 3 * f[(j + 1) % f.length]!;
-      nx += (V[a + 1]! - V[c + 1]!) * (V[a + 2]! + V[c + 2]!);
-      ny += (V[a + 2]! - V[c + 2]!) * (V[a]! + V[c]!);
-      nz += (V[a]! - V[c]!) * (V[a + 1]! + V[c + 1]!);
-    }
-    const s = 1 / Math.hypot(nx, ny, nz);
-    nx *= s; ny *= s; nz *= s;
-    let d = 0;
-    for (const i of f) d += nx * V[3 * i]! + ny * V[3 * i + 1]! + nz * V[3 * i + 2]!;
-    this.faceNormals[3 * k] = nx; this.faceNormals[3 * k + 1] = ny; this.faceNormals[3 * k + 2] = nz;
-    this.faceOffsets[k] = d / f.length;
+    return new ConvexHull(p, faceSet(b), tol);
   }
 }
 
