@@ -305,6 +305,22 @@ describe('in the step', () => {
     expect(slide({ materialPairs: [{ materials: ['rubber', 'rubber'], friction: 0.1 }] })).toBeCloseTo(2 - Math.sqrt(0.54) * g * t, 6);
   });
 
+  it('collision groups: a ball whose group the floor\'s mask leaves out falls through it', () => {
+    const drop = (ball: Record<string, unknown>, floor: Record<string, unknown> = {}): number => {
+      const sim = new Simulation(load({
+        step: 0.01, world: { shapes: [{ type: 'plane', ...floor }] },
+        bodies: [{ name: 'ball', density: 100, shape: { type: 'sphere', radius: 0.1, ...ball }, position: [0, 0, 0.1] }],
+      }));
+      sim.step(30);
+      return sim.body('ball').position[2]!;
+    };
+    expect(drop({})).toBeCloseTo(0.1, 3);
+    expect(drop({ group: 2, mask: 1 })).toBeCloseTo(0.1, 3);
+    expect(drop({ group: 2 }, { mask: 1 })).toBeLessThan(0);
+    expect(drop({ mask: 2 })).toBeLessThan(0);
+    expect(drop({ group: 0 })).toBeLessThan(0);
+  });
+
   it('joined bodies collide only with "collide": true', () => {
     /** two spheres that overlap, joined by a slider along z; the top one falls onto the bottom one fixed to the world */
     const fall = (collide: boolean): number => {
