@@ -128,6 +128,8 @@ export class ShapeTable {
   readonly damping: Float64Array;
   /** (n) 1 when the shape's orientation in its component is not the identity */
   private readonly turned: Uint8Array;
+  /** the margin the world shapes' boxes were grown by (they are recomputed when it changes) */
+  private worldMargin = NaN;
 
   constructor(descs: readonly ShapeDesc[], margin: number) {
     if (!(margin >= 0) || !Number.isFinite(margin)) {
@@ -216,9 +218,12 @@ export class ShapeTable {
 
   /** world poses and AABBs of every shape on a component, from the positions q */
   updatePoses(q: Float64Array): void {
+    // the world's shapes do not move, but their boxes grow with the margin
+    const world = this.margin !== this.worldMargin;
+    this.worldMargin = this.margin;
     for (let i = 0; i < this.count; i++) {
       const o = this.qOffset[i]!;
-      if (o < 0) continue;
+      if (o < 0) { if (world) this.updateBox(i); continue; }
       if (this.isBody[i] === 1) this.bodyPose(i, q, o); else this.particlePose(i, q, o);
       this.updateBox(i);
     }
