@@ -135,8 +135,8 @@ export class ModelBuilder {
    * and everything else a model file is checked for. Throws a `ModelError` naming the entry
    * (`joints[0] (hinge "pivot").bodyB: no body named "bar"`). May be called again after more
    * entries are added; each call makes a new, independent Model. A mesh given by `file` needs
-   * `options.meshFile` (vinculum/node's `meshFileReader(folder)`); in a browser give its vertices and
-   * triangles instead.
+   * `options.meshFile`: vinculum/node's `meshFileReader(path)` reads files relative to the folder of
+   * the model file `path`; in a browser give the mesh's vertices and triangles instead.
    */
   build(options: BuildOptions = {}): Model {
     return parseModel(this.doc, options);

@@ -260,6 +260,10 @@ describe('vinculum/node', () => {
     const m = await loadModel(join(dir, 'm.json'));
     const inline = load({ bodies: [{ name: 'b', density: 6, shapes: [{ type: 'mesh', ...TET }] }] });
     expect(massOf(m)).toEqual(massOf(inline));
+    // the builder reads the same file through the reader it is given
+    const built = new ModelBuilder().addBody({ name: 'b', density: 6, shapes: [{ type: 'mesh', file: 'tet.obj' }] })
+      .build({ meshFile: meshFileReader(join(dir, 'any.json')) });
+    expect(massOf(built)).toEqual(massOf(inline));
     await expect(loadModel(join(dir, 'none.json'))).rejects.toThrow(/none\.json: cannot read/);
   });
 });
