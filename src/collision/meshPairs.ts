@@ -276,7 +276,7 @@ function dropDuplicates(m: Manifold, first: number): void {
  */
 function dropInterior(s: MeshPairScratch, m: Manifold, first: number): void {
   const n = m.count - first, N = m.normal, o = 3 * first;
-  if (n <= 3) return;
+  if (n <= 2) return;
   for (let i = first + 1; i < m.count; i++) {
     if (N[3 * i]! * N[o]! + N[3 * i + 1]! * N[o + 1]! + N[3 * i + 2]! * N[o + 2]! < FACE_COS) return;
   }
