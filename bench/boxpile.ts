@@ -30,7 +30,7 @@ import { execFileSync } from 'node:child_process';
 import { parseModel, Simulation } from '../src/index.js';
 import { writeTextFileAtomic } from '../node/files.js';
 import { median, fitExponent } from './stats.js';
-import { SPHEREPILE, timeWorld, type ContactModelFile, type BodyEntry } from './spherepile.js';
+import { SPHEREPILE, timeWorld, type ContactModelFile, type BodyEntry, type ShapeEntry } from './spherepile.js';
 import type { BoxpilePeerOptions, BoxpilePeerReport } from './boxpilePeers.js';
 
 /** the box pile's numbers (SI units) */
@@ -81,7 +81,9 @@ function rotation(R: Float64Array, p: Float64Array, o: number): void {
 }
 
 /** the overlap of two cubes of half extent a along the unit axis l (negative: apart along l) */
-function axisOverlap(a: number, RA: Float64Array, RB: Float64Array, t: readonly number[], l: readonly number[]): number {
+function axisOverlap(
+  a: number, RA: Float64Array, RB: Float64Array, t: readonly number[], l: readonly number[],
+): number {
   let ra = 0, rb = 0;
   for (let k = 0; k < 3; k++) {
     ra += Math.abs(RA[k]! * l[0]! + RA[3 + k]! * l[1]! + RA[6 + k]! * l[2]!);
@@ -199,21 +201,24 @@ export function measureBoxpile(
   }
   if (!end) throw new Error('measureBoxpile: worlds must be at least 1');
   const times = { msPerStep: median(wall), cpuMsPerStep: median(cpu), medianStepMs: median(stepMs) };
-  return { engine, version, solver, boxes: n, available: true, worlds: o.worlds, complete: end.steps === o.steps, ...times, ...end };
+  const run = { worlds: o.worlds, complete: end.steps === o.steps };
+  return { engine, version, solver, boxes: n, available: true, ...run, ...times, ...end };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Vinculum's runs
 
-/** the box pile as a Vinculum model file: the ground plane and the cubes b0 … b(n−1), contact solver `auto` */
+/** the box pile as a Vinculum model file: the ground plane and the cubes b0 … b(n−1), default contact solver */
 export function boxpileModel(s: PileSize): ContactModelFile {
   const c = boxpileCentres(s), { half, mass, friction, restitution } = BOXPILE, bodies: BodyEntry[] = [];
+  const surface = { friction, restitution };
   for (let k = 0; k < c.length / 3; k++) {
-    const shape = { type: 'box' as const, size: [2 * half, 2 * half, 2 * half] as [number, number, number], friction, restitution };
+    const shape: ShapeEntry = { type: 'box', size: [2 * half, 2 * half, 2 * half], ...surface };
     bodies.push({ name: `b${k}`, mass, shape, position: [c[3 * k]!, c[3 * k + 1]!, c[3 * k + 2]!] });
   }
-  const ground = { type: 'plane' as const, position: [0, 0, 0] as [number, number, number], orientation: [1, 0, 0, 0] as [number, number, number, number], friction, restitution };
-  return { version: 1, gravity: [0, 0, -BOXPILE.gravity], integrator: 'implicit-euler', step: BOXPILE.step, world: { shapes: [ground] }, bodies };
+  const ground: ShapeEntry = { type: 'plane', position: [0, 0, 0], orientation: [1, 0, 0, 0], ...surface };
+  const header = { version: 1 as const, gravity: [0, 0, -BOXPILE.gravity] as [number, number, number] };
+  return { ...header, integrator: 'implicit-euler', step: BOXPILE.step, world: { shapes: [ground] }, bodies };
 }
 
 /** Vinculum's box pile as a world of the measure */
@@ -233,16 +238,18 @@ const firstLine = (e: unknown): string => (e instanceof Error ? e.message : Stri
 /** Vinculum's box pile, or why it did not run */
 export function vinculumBoxpile(o: BoxpileMeasureOptions): BoxpileResult {
   try { return measureBoxpile('vinculum', '', 'auto', () => vinculumWorld(o.size), o); } catch (e) {
-    return { engine: 'vinculum', version: '', solver: 'auto', boxes: boxCount(o.size), available: false, reason: `failed: ${firstLine(e)}` };
+    const reason = `failed: ${firstLine(e)}`;
+    return { engine: 'vinculum', version: '', solver: 'auto', boxes: boxCount(o.size), available: false, reason };
   }
 }
 
-/** the heap in use after a full collection at two steps of one pile, MB (null without --expose-gc) */
+/** the heap in use (MB) after a full collection (without --expose-gc: none, and noisy) at steps of one pile */
 export interface HeapProbe { atStep: number[]; heapMB: number[]; growthKB: number; gcAvailable: boolean }
 
 /** a probe that records the heap after the given steps (pass its `after` to measureBoxpile) */
 export function heapProbe(steps: readonly number[]): { probe: HeapProbe; after: (s: number) => void } {
-  const gc = (globalThis as { gc?: () => void }).gc, probe: HeapProbe = { atStep: [], heapMB: [], growthKB: 0, gcAvailable: !!gc };
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const probe: HeapProbe = { atStep: [], heapMB: [], growthKB: 0, gcAvailable: !!gc };
   const after = (s: number): void => {
     if (!steps.includes(s)) return;
     gc?.(); gc?.();
@@ -272,10 +279,13 @@ export interface ScalingPoint { engine: string; solver: string; boxes: number; r
 /** everything boxpileBenchmarks measured, ready for JSON */
 export interface BoxpileReport {
   date: string; node: string; steps: number; boxpile: BoxpileResult[]; heap: HeapProbe;
-  scaling: ScalingPoint[]; exponents: Record<string, number>;
+  scaling: ScalingPoint[]; exponents: Record<string, Exponents>;
 }
 
-/** the peers' runs in a child process (in this one, Rapier's worlds slow Vinculum's later steps: bench/peers.ts) */
+/** a fitted scaling exponent from the median step time (wall) and from the CPU time per step */
+export interface Exponents { wall: number; cpu: number }
+
+/** the peers' runs in a child process (in this one, Rapier's worlds slow Vinculum's steps: bench/peers.ts) */
 function peersInChild(o: BoxpilePeerOptions): BoxpilePeerReport {
   const script = join(dirname(fileURLToPath(import.meta.url)), 'boxpilePeers.js');
   const text = execFileSync(process.execPath, [script, JSON.stringify(o)],
@@ -294,13 +304,15 @@ export function describeBoxpile(r: BoxpileResult): string {
     + `KE ${r.kineticEnergy.toExponential(3)} J; ${r.displaced} displaced${contacts}`;
 }
 
-/** the fitted exponent of each engine's median step time against the number of boxes */
-function exponents(points: readonly ScalingPoint[]): Record<string, number> {
-  const out: Record<string, number> = {};
+/** the fitted exponents, against the number of boxes, of each engine's median step time and CPU time per step */
+function exponents(points: readonly ScalingPoint[]): Record<string, Exponents> {
+  const out: Record<string, Exponents> = {};
   for (const key of new Set(points.map((p) => `${p.engine} ${p.solver}`))) {
-    const ran = points.filter((p) => `${p.engine} ${p.solver}` === key && p.result.available);
-    const ms = ran.map((p) => (p.result.available ? p.result.medianStepMs : NaN));
-    if (ran.length >= 2) out[key] = fitExponent(ran.map((p) => p.boxes), ms);
+    const ran = points.flatMap((p) => (`${p.engine} ${p.solver}` === key && p.result.available ? [p.result] : []));
+    if (ran.length < 2) continue;
+    const n = ran.map((r) => r.boxes);
+    const wall = fitExponent(n, ran.map((r) => r.medianStepMs)), cpu = fitExponent(n, ran.map((r) => r.cpuMsPerStep));
+    out[key] = { wall, cpu };
   }
   return out;
 }
@@ -313,8 +325,9 @@ export function boxpileBenchmarks(o: BoxpileBenchOptions = {}): BoxpileReport {
   const heap = heapProbe(quick ? [20, steps] : [100, steps]);
   const ours = vinculumBoxpile({ size, worlds: runs, steps, after: heap.after });
   log(describeBoxpile(ours));
-  log(`boxpile vinculum heap: ${heap.probe.heapMB.map((m, i) => `${m.toFixed(2)} MB at step ${heap.probe.atStep[i]}`).join(', ')}; `
-    + `growth ${heap.probe.growthKB.toFixed(1)} KB${heap.probe.gcAvailable ? '' : ' [no --expose-gc: noisy]'}`);
+  const hp = heap.probe, at = hp.heapMB.map((m, i) => `${m.toFixed(2)} MB at step ${hp.atStep[i]}`).join(', ');
+  const noisy = hp.gcAvailable ? '' : ' [no --expose-gc: noisy]';
+  log(`boxpile vinculum heap: ${at}; growth ${hp.growthKB.toFixed(1)} KB${noisy}`);
   // the peers, and their part of the scaling, in their own process
   const scaleSizes = quick ? PILES.slice(0, 2) : PILES, scaleSteps = quick ? 40 : 150;
   const peers = o.peers === false ? { boxpile: [], scaling: [] } : peersInChild({
@@ -331,8 +344,12 @@ export function boxpileBenchmarks(o: BoxpileBenchOptions = {}): BoxpileReport {
   scaling.push(...peers.scaling);
   scaling.forEach((p) => log(`scaling ${describeBoxpile(p.result)}`));
   const exps = exponents(scaling);
-  for (const [k, v] of Object.entries(exps)) log(`boxpile scaling exponent, ${k}: ${v.toFixed(3)}`);
-  return { date: new Date().toISOString(), node: process.version, steps, boxpile: [ours, ...peers.boxpile], heap: heap.probe, scaling, exponents: exps };
+  for (const [k, v] of Object.entries(exps)) {
+    log(`boxpile scaling exponent, ${k}: ${v.wall.toFixed(3)} (median step), ${v.cpu.toFixed(3)} (CPU time)`);
+  }
+  const boxpile = [ours, ...peers.boxpile];
+  const date = new Date().toISOString();
+  return { date, node: process.version, steps, boxpile, heap: heap.probe, scaling, exponents: exps };
 }
 
 // as a command: the report on stdout and in bench/results/boxpile-<date>.json

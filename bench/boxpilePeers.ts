@@ -62,12 +62,13 @@ function rapierWorld(s: PileSize, sleep: boolean): BoxpileWorld {
   const world = new RAPIER.World({ x: 0, y: 0, z: -BOXPILE.gravity });
   world.timestep = BOXPILE.step;
   const ground = world.createRigidBody(RAPIER.RigidBodyDesc.fixed());
-  world.createCollider(new RAPIER.ColliderDesc(new RAPIER.HalfSpace({ x: 0, y: 0, z: 1 })).setFriction(MU).setRestitution(E), ground);
+  const floor = new RAPIER.ColliderDesc(new RAPIER.HalfSpace({ x: 0, y: 0, z: 1 }));
+  world.createCollider(floor.setFriction(MU).setRestitution(E), ground);
   // the boxes, in the order of boxpileCentres
   const c = boxpileCentres(s), bodies: RAPIER.RigidBody[] = [];
   for (let k = 0; k < boxCount(s); k++) {
-    const desc = RAPIER.RigidBodyDesc.dynamic().setTranslation(c[3 * k]!, c[3 * k + 1]!, c[3 * k + 2]!).setCanSleep(sleep);
-    const rb = world.createRigidBody(desc);
+    const desc = RAPIER.RigidBodyDesc.dynamic().setTranslation(c[3 * k]!, c[3 * k + 1]!, c[3 * k + 2]!);
+    const rb = world.createRigidBody(desc.setCanSleep(sleep));
     world.createCollider(RAPIER.ColliderDesc.cuboid(A, A, A).setMass(M).setFriction(MU).setRestitution(E), rb);
     bodies.push(rb);
   }
@@ -108,7 +109,9 @@ function mujocoWorld(mj: MainModule, s: PileSize): BoxpileWorld {
     kineticEnergy: () => {
       const v = d.qvel as Float64Array;
       let sum = 0;
-      for (let k = 0; k < 6 * n; k += 6) sum += cubeKineticEnergy(M, A, v[k]!, v[k + 1]!, v[k + 2]!, v[k + 3]!, v[k + 4]!, v[k + 5]!);
+      for (let k = 0; k < 6 * n; k += 6) {
+        sum += cubeKineticEnergy(M, A, v[k]!, v[k + 1]!, v[k + 2]!, v[k + 3]!, v[k + 4]!, v[k + 5]!);
+      }
       return sum;
     },
     contacts: () => d.ncon,
@@ -123,11 +126,12 @@ function mujocoWorld(mj: MainModule, s: PileSize): BoxpileWorld {
  */
 function joltSystem(J: JoltModule, n: number) {
   const settings = new J.JoltSettings();
-  settings.mMaxBodies = n + 16; settings.mMaxBodyPairs = 16 * n + 1024; settings.mMaxContactConstraints = 2 * n + 1024;
+  settings.mMaxBodies = n + 16; settings.mMaxBodyPairs = 16 * n + 1024;
+  settings.mMaxContactConstraints = 2 * n + 1024;
   const pairs = new J.ObjectLayerPairFilterTable(2);
   pairs.EnableCollision(0, 1); pairs.EnableCollision(1, 1);
   const layers = new J.BroadPhaseLayerInterfaceTable(2, 2);
-  layers.MapObjectToBroadPhaseLayer(0, new J.BroadPhaseLayer(0)); layers.MapObjectToBroadPhaseLayer(1, new J.BroadPhaseLayer(1));
+  for (const l of [0, 1]) layers.MapObjectToBroadPhaseLayer(l, new J.BroadPhaseLayer(l));
   settings.mObjectLayerPairFilter = pairs; settings.mBroadPhaseLayerInterface = layers;
   settings.mObjectVsBroadPhaseLayerFilter = new J.ObjectVsBroadPhaseLayerFilterTable(layers, 2, pairs, 2);
   const jolt = new J.JoltInterface(settings);
@@ -153,7 +157,8 @@ function joltWorld(J: JoltModule, s: PileSize, sleep: boolean): BoxpileWorld {
   // the boxes, in the order of boxpileCentres, with mass 1 kg and the shape's inertia
   const box = new J.BoxShape(new J.Vec3(A, A, A)), c = boxpileCentres(s);
   for (let k = 0; k < n; k++) {
-    const b = new J.BodyCreationSettings(box, new J.RVec3(c[3 * k]!, c[3 * k + 1]!, c[3 * k + 2]!), identity(), J.EMotionType_Dynamic, 1);
+    const at = new J.RVec3(c[3 * k]!, c[3 * k + 1]!, c[3 * k + 2]!);
+    const b = new J.BodyCreationSettings(box, at, identity(), J.EMotionType_Dynamic, 1);
     b.mOverrideMassProperties = J.EOverrideMassProperties_CalculateInertia;
     b.mMassPropertiesOverride.mMass = M;
     b.mAllowSleeping = sleep;
@@ -193,27 +198,31 @@ function packageVersion(name: string): string {
 export async function boxpilePeers(o: BoxpilePeerOptions): Promise<BoxpilePeerReport> {
   const size = { nx: 10, ny: 10, layers: 10 }, boxpile: BoxpileResult[] = [], scaling: ScalingPoint[] = [];
   const add = (r: BoxpileResult): void => { process.stderr.write(`  ${describeBoxpile(r)}\n`); boxpile.push(r); };
-  const m = (extra: Partial<BoxpileMeasureOptions> = {}): BoxpileMeasureOptions => ({ size, worlds: o.worlds, steps: o.steps, ...extra });
+  const m = (extra: Partial<BoxpileMeasureOptions> = {}): BoxpileMeasureOptions =>
+    ({ size, worlds: o.worlds, steps: o.steps, ...extra });
   const asleep = 'resting bodies fall asleep: their steps cost next to nothing, their velocities are zero';
   // Rapier and Jolt as they come, then with every body awake
   await RAPIER.init();
   const J = await initJolt(), rv = RAPIER.version(), jv = packageVersion('jolt-physics');
-  add({ ...measureBoxpile('rapier3d-compat', rv, 'default (sleeping on)', () => rapierWorld(size, true), m()), note: asleep });
-  add(measureBoxpile('rapier3d-compat', rv, 'default, sleeping off', () => rapierWorld(size, false), m()));
-  add({ ...measureBoxpile('jolt', jv, 'default (sleeping on)', () => joltWorld(J, size, true), m()), note: asleep });
-  add(measureBoxpile('jolt', jv, 'default, sleeping off', () => joltWorld(J, size, false), m()));
+  const rapier = (s: PileSize, sleep: boolean) => () => rapierWorld(s, sleep);
+  const jolt = (s: PileSize, sleep: boolean) => () => joltWorld(J, s, sleep);
+  add({ ...measureBoxpile('rapier3d-compat', rv, 'default (sleeping on)', rapier(size, true), m()), note: asleep });
+  add(measureBoxpile('rapier3d-compat', rv, 'default, sleeping off', rapier(size, false), m()));
+  add({ ...measureBoxpile('jolt', jv, 'default (sleeping on)', jolt(size, true), m()), note: asleep });
+  add(measureBoxpile('jolt', jv, 'default, sleeping off', jolt(size, false), m()));
   // MuJoCo with its default solver, Newton, one world under a wall-time budget
   const mj = await loadMujoco(), mv = mj.mj_versionString();
-  add(measureBoxpile('mujoco', mv, 'Newton (default)', () => mujocoWorld(mj, size), m({ worlds: 1, maxSeconds: o.mujocoSeconds })));
+  const budget = m({ worlds: 1, maxSeconds: o.mujocoSeconds });
+  add(measureBoxpile('mujoco', mv, 'Newton (default)', () => mujocoWorld(mj, size), budget));
   // the scaling, every body awake, one world each
   for (const { size: s, steps } of o.scaling) {
     const one = { size: s, worlds: 1, steps, warmupSteps: 10 };
     scaling.push({ engine: 'rapier3d-compat', solver: 'sleeping off', boxes: boxCount(s),
-      result: measureBoxpile('rapier3d-compat', rv, 'sleeping off', () => rapierWorld(s, false), one) });
-    const tooMany = `not available: its 10 MB temporary allocator holds the contacts of ${JOLT_MOST_BOXES} boxes at most`;
+      result: measureBoxpile('rapier3d-compat', rv, 'sleeping off', rapier(s, false), one) });
+    const tooMany = `not available: its 10 MB temporary allocator holds the contacts of ${JOLT_MOST_BOXES} boxes`;
     scaling.push({ engine: 'jolt', solver: 'sleeping off', boxes: boxCount(s), result: boxCount(s) > JOLT_MOST_BOXES
       ? { engine: 'jolt', version: jv, solver: 'sleeping off', boxes: boxCount(s), available: false, reason: tooMany }
-      : measureBoxpile('jolt', jv, 'sleeping off', () => joltWorld(J, s, false), one) });
+      : measureBoxpile('jolt', jv, 'sleeping off', jolt(s, false), one) });
     for (const p of scaling.slice(-2)) process.stderr.write(`  scaling ${describeBoxpile(p.result)}\n`);
   }
   return { boxpile, scaling };
@@ -223,7 +232,10 @@ export async function boxpilePeers(o: BoxpilePeerOptions): Promise<BoxpilePeerRe
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const o = JSON.parse(process.argv[2] ?? '{}') as Partial<BoxpilePeerOptions>;
   const worlds = o.worlds ?? 1;
-  if (!(Number.isInteger(worlds) && worlds >= 1)) throw new Error(`boxpilePeers.js: worlds must be a positive integer (got ${worlds})`);
-  const report = await boxpilePeers({ worlds, steps: o.steps ?? BOXPILE.steps, mujocoSeconds: o.mujocoSeconds ?? 120, scaling: o.scaling ?? [] });
+  if (!(Number.isInteger(worlds) && worlds >= 1)) {
+    throw new Error(`boxpilePeers.js: worlds must be a positive integer (got ${worlds})`);
+  }
+  const steps = o.steps ?? BOXPILE.steps, mujocoSeconds = o.mujocoSeconds ?? 120;
+  const report = await boxpilePeers({ worlds, steps, mujocoSeconds, scaling: o.scaling ?? [] });
   process.stdout.write('\n' + JSON.stringify(report) + '\n');
 }
