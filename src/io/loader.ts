@@ -137,7 +137,8 @@ function build(file: ModelFile, raw: Record<string, unknown>, meshFile: MeshFile
   b.settings.stabilization = stabilization(file.stabilization);
   b.settings.geometricStiffness = file.geometricStiffness;
   b.contact = contactSettings(file.contact);
-  const ctx: ShapeContext = { materials: addMaterials(b, file.materials, file.materialPairs), meshFile };
+  const materials = addMaterials(b, file.materials, file.materialPairs);
+  const ctx: ShapeContext = { materials, meshFile, fileMeshes: new Map() };
   addWorldShapes(b, file.world?.shapes ?? [], ctx);
   file.particles.forEach((p, i) => {
     const at = formatPath(['particles', i], raw);

@@ -42,6 +42,8 @@ export type MeshFileReader = (file: string) => MeshArrays;
 export interface ShapeContext {
   readonly materials: ReadonlyMap<string, ShapeMaterial>;
   readonly meshFile: MeshFileReader | undefined;
+  /** the meshes read from files so far, by file name: shapes naming one file share its mesh */
+  readonly fileMeshes: Map<string, ShapeGeometry>;
 }
 
 /** the surface fields a shape object may give */
@@ -141,6 +143,8 @@ function meshOf(s: Extract<AnyShapeJson, { type: 'mesh' }>, ctx: ShapeContext, a
     const how = 'load the model with vinculum/node\'s loadModel, or give vertices and triangles';
     throw new ModelError(`${at}.file`, `cannot read mesh file ${quote(file)} here (${how})`);
   }
+  const known = ctx.fileMeshes.get(file);
+  if (known) return known;
   let arrays: MeshArrays;
   try {
     arrays = ctx.meshFile(file);
@@ -148,7 +152,9 @@ function meshOf(s: Extract<AnyShapeJson, { type: 'mesh' }>, ctx: ShapeContext, a
     const why = e instanceof ModelError ? e.detail : e instanceof Error ? e.message : String(e);
     throw new ModelError(`${at}.file`, `mesh file ${quote(file)}: ${why.split('\n')[0]}`);
   }
-  return built(at, () => TriMesh.from(arrays.vertices, arrays.triangles, at), file);
+  const mesh = built(at, () => TriMesh.from(arrays.vertices, arrays.triangles, at), file);
+  ctx.fileMeshes.set(file, mesh);
+  return mesh;
 }
 
 /**

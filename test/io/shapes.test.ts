@@ -360,9 +360,14 @@ describe('examples', () => {
     expect(m.bodies[0]!.inertia[0]).toBeLessThan(m.bodies[0]!.inertia[4]!);
     expect(load(JSON.parse(puck!)).shapes[1]!.materialName).toBe('rubber');
     const world = JSON.parse(terrain!) as { world: { shapes: Record<string, unknown>[] } };
-    const read = (file: string) => { expect(file).toBe('ramp.obj'); return TET; };
+    const read = (file: string) => { expect(file).toBe('ramp.obj'); reads++; return TET; };
+    let reads = 0;
     const t = parseModel(text({ materials: [{ name: 'ground' }], ...world }), { meshFile: read });
     expect(t.shapes.map((s) => s.kind)).toEqual(['mesh', 'mesh', 'hull']);
+    // shapes naming one file share its mesh, read once
+    const twice = parseModel(text({ world: { shapes: [world.world.shapes[1], world.world.shapes[1]] } }), { meshFile: read });
+    expect(twice.shapes[0]!.geometry).toBe(twice.shapes[1]!.geometry);
+    expect(reads).toBe(2);
   });
 
   it('mutations of examples/shapes.json load, or give one ModelError line: never another exception', () => {
