@@ -9,6 +9,10 @@
  *   spread n     n spheres (radius 0.2 to 2 m) in a 1 km cube at speeds up to 20 m/s, bouncing off its
  *                walls, h = 1/60 s, margin h · 20 m/s: the sparse scene
  *   teleport n   the spread scene with 1% of the spheres moved to random places at each update
+ *   mesh n       the pile on a static 200 m × 200 m triangle mesh instead of the ground plane
+ *
+ * Then the share of the broadphase in `Collider.collide` on the pile of 1000 (the narrowphase's
+ * time is collide's less the tree's; the sweep's share is what it would be in its place).
  *
  * Each broadphase runs 40 updates of warm-up, then `updates` timed updates (the poses are computed
  * outside the timing); the report is the median ms per update, the pairs, and the heap: the bytes
@@ -20,6 +24,9 @@
 import { performance } from 'node:perf_hooks';
 import { ShapeTable, type ShapeDesc } from '../src/collision/shapes.js';
 import { Broadphase, SweepAndPrune } from '../src/collision/broadphase.js';
+import { Collider } from '../src/collision/collide.js';
+import { ContactSet } from '../src/contact/contactSet.js';
+import type { TriMeshData } from '../src/collision/geometry.js';
 import { median } from './stats.js';
 
 const MAT = { friction: 0.5, restitution: 0, compliance: 0, damping: 0 };
@@ -58,11 +65,11 @@ function tilt(q: Float64Array, o: number, angle: number, r: () => number): void 
 }
 
 /** the box pile: columns of 10 on the ground, every box about its rest pose (jitter) or drifting */
-function pile(n: number, drift: number): Scene {
+function pile(n: number, drift: number, mesh = false): Scene {
   const side = Math.round(Math.sqrt(n / 10)), r = rng(7), rest = new Float64Array(3 * n);
   const shapes: ShapeDesc[] = [{
-    kind: 'plane', component: -1, qOffset: -1, isBody: false, params: [], position: [0, 0, 0],
-    orientation: [1, 0, 0, 0], material: MAT, collide: true, name: 'ground',
+    kind: mesh ? 'mesh' : 'plane', component: -1, qOffset: -1, isBody: false, params: [], position: [0, 0, 0],
+    orientation: [1, 0, 0, 0], material: MAT, collide: true, name: 'ground', ...(mesh ? { geometry: floorMesh(100) } : {}),
   }];
   for (let k = 0; k < n; k++) {
     const col = Math.floor(k / 10), lev = k % 10;
@@ -79,7 +86,16 @@ function pile(n: number, drift: number): Scene {
     }
   };
   advance();
-  return { name: `${drift > 0 ? 'settle' : 'pile'} ${n}`, shapes, q, margin: 0.02, advance };
+  return { name: `${mesh ? 'mesh' : drift > 0 ? 'settle' : 'pile'} ${n}`, shapes, q, margin: 0.02, advance };
+}
+
+/** a flat square of half width w at z = 0, two triangles */
+function floorMesh(w: number): TriMeshData {
+  return {
+    type: 'mesh', vertexCount: 4, vertices: new Float64Array([-w, -w, 0, w, -w, 0, w, w, 0, -w, w, 0]),
+    triangleCount: 2, triangles: new Int32Array([0, 1, 2, 0, 2, 3]), triangleNormals: new Float64Array([0, 0, 1, 0, 0, 1]),
+    closed: false, boxCenter: new Float64Array([0, 0, 0]), boxHalf: new Float64Array([w, w, 0]), radius: w * Math.SQRT2,
+  };
 }
 
 /** spheres flying in a 1 km cube, bouncing off its walls; a fraction teleported at each update */
@@ -143,7 +159,7 @@ function main(): void {
   const only = at2 >= 0 ? args[at2 + 1]! : '';
   const scenes: (() => Scene)[] = [
     ...sizes.map((n) => () => pile(n, 0)), ...sizes.map((n) => () => pile(n, 0.02)),
-    () => spread(5000, 0), () => spread(20000, 0), () => spread(5000, 0.01),
+    () => spread(5000, 0), () => spread(20000, 0), () => spread(5000, 0.01), () => pile(4000, 0, true),
   ];
   // the scene's own motion and the timing allocate too: a broadphase that does nothing gives the baseline
   const none: Broad = { pairCount: 0, update: () => undefined };
@@ -159,6 +175,27 @@ function main(): void {
       console.log(row.join(' '));
     }
   }
+  if (!only) collideShare(updates);
+}
+
+/** median ms of collide() on the pile of 1000, of the tree's update and of the sweep's, at the same poses */
+function collideShare(updates: number): void {
+  const scene = pile(1000, 0), collider = new Collider(scene.shapes, scene.margin), out = new ContactSet(64);
+  const sap = new SweepAndPrune(collider.shapes), whole: number[] = [], tree: number[] = [], sweep: number[] = [];
+  for (let k = 0; k < 40 + updates; k++) {
+    scene.advance();
+    const t0 = performance.now();
+    collider.collide(scene.q, out);
+    const t1 = performance.now();
+    collider.broadphase.update();
+    const t2 = performance.now();
+    sap.update();
+    const t3 = performance.now();
+    if (k >= 40) { whole.push(t1 - t0); tree.push(t2 - t1); sweep.push(t3 - t2); }
+  }
+  const c = median(whole), tr = median(tree), sw = median(sweep), rest = c - tr;
+  console.log(`\ncollide() on pile 1000: ${c.toFixed(3)} ms with the tree (${out.count} contacts); tree ${tr.toFixed(3)} ms`
+    + ` = ${((100 * tr) / c).toFixed(0)}%; sweep ${sw.toFixed(3)} ms = ${((100 * sw) / (rest + sw)).toFixed(0)}% in its place`);
 }
 
 main();

@@ -12,15 +12,18 @@
  * node below S costs at least A(L) plus the growth of S and of its ancestors, the bound that stops
  * the descent once no child can beat the best sibling seen.
  *
- * Rotations. After an insertion, each ancestor A of the new leaf, from the bottom up, tries the swaps
+ * Rotations. After a new leaf's insertion, each ancestor A of it, from the bottom up, tries the swaps
  * that keep its two subtrees B and C but move a grandchild across (B with a child of C, C with a child
  * of B, or a child of B with a child of C) and applies the one that lowers A(B) + A(C) most; only
- * those two areas change, so every swap is a local improvement of the cost.
+ * those two areas change, so every swap is a local improvement of the cost. A leaf that moves is
+ * taken out and inserted again without rotations (a move is the common, cheap case; the rotations
+ * of the first insertions and the cost-driven descent keep the tree shallow).
  *
- * Removal splices the leaf's parent out and refits the boxes above it. Nodes live in typed arrays
- * (struct of arrays) with a free list; capacity doubles when full, so a tree of steady size
- * allocates nothing. A query walks the tree with an explicit stack and writes the items of the
- * leaves whose boxes overlap a box (closed intervals) into `results`.
+ * Removal splices the leaf's parent out; boxes are refitted upwards until one does not change (the
+ * boxes above it cannot change either). Nodes live in typed arrays (struct of arrays) with a free
+ * list; capacity doubles when full, so a tree of steady size allocates nothing. A query walks the
+ * tree with an explicit stack and writes the items of the leaves whose boxes overlap a box (closed
+ * intervals) into `results`. Heights are not kept: `depth` walks the tree when asked.
  */
 
 /** no node */
@@ -42,6 +45,8 @@ export class AabbTree {
   visits = 0;
   private freeList = NULL_NODE;
   private stack: Int32Array;
+  /** scratch of unionGrowth */
+  private readonly span = new Float64Array(2);
 
   constructor(capacity = 16) {
     const cap = Math.max(2, capacity);
@@ -79,7 +84,8 @@ export class AabbTree {
   /** the items of every leaf whose box overlaps src[o .. o + 6) (closed) into results[0 .. resultCount) */
   query(src: Float64Array, o: number): number {
     const box = this.box, c1 = this.child1, c2 = this.child2;
-    const lx = src[o]!, ly = src[o + 1]!, lz = src[o + 2]!, hx = src[o + 3]!, hy = src[o + 4]!, hz = src[o + 5]!;
+    const lx = src[o]!, ly = src[o + 1]!, lz = src[o + 2]!;
+    const hx = src[o + 3]!, hy = src[o + 4]!, hz = src[o + 5]!;
     let stack = this.stack, top = 0, found = 0, visits = 0;
     if (this.root !== NULL_NODE) stack[top++] = this.root;
     while (top > 0) {
@@ -108,7 +114,8 @@ export class AabbTree {
     while (stack.length > 0) {
       const [node, d] = stack.pop()!;
       deepest = Math.max(deepest, d!);
-      if (this.child1[node!] !== NULL_NODE) stack.push([this.child1[node!]!, d! + 1], [this.child2[node!]!, d! + 1]);
+      const c1 = this.child1[node!]!, c2 = this.child2[node!]!;
+      if (c1 !== NULL_NODE) stack.push([c1, d! + 1], [c2, d! + 1]);
     }
     return deepest;
   }
@@ -148,30 +155,19 @@ export class AabbTree {
 
   /** the node whose pairing with the leaf adds least to the tree's cost, by a greedy bounded descent */
   private bestSibling(leaf: number): number {
-    const box = this.box, c1s = this.child1, c2s = this.child2, l = 6 * leaf;
-    const lx = box[l]!, ly = box[l + 1]!, lz = box[l + 2]!, hx = box[l + 3]!, hy = box[l + 4]!, hz = box[l + 5]!;
-    const areaL = (hx - lx) * (hy - ly) + (hy - ly) * (hz - lz) + (hz - lz) * (hx - lx);
-    // the root as the sibling: a new root of area A(root ∪ L), the root grown by that less A(root)
-    let node = this.root, best = node, inherited = 0;
-    const r = 6 * node, rx = box[r + 3]! - box[r]!, ry = box[r + 4]! - box[r + 1]!, rz = box[r + 5]! - box[r + 2]!;
-    const ux = Math.max(box[r + 3]!, hx) - Math.min(box[r]!, lx), uy = Math.max(box[r + 4]!, hy) - Math.min(box[r + 1]!, ly);
-    const uz = Math.max(box[r + 5]!, hz) - Math.min(box[r + 2]!, lz);
-    let bestCost = ux * uy + uy * uz + uz * ux, grown = bestCost - (rx * ry + ry * rz + rz * rx);
+    const c1s = this.child1, c2s = this.child2, span = this.span, areaL = this.area(leaf);
+    // the root as the sibling: a new root of area A(root ∪ L)
+    let node = this.root, best = node;
+    this.unionGrowth(node, leaf);
+    let bestCost = span[0]!, grown = span[1]!, inherited = 0;
     while (c1s[node] !== NULL_NODE) {
       // the growth of this node, paid by every sibling chosen below it
       inherited += grown;
-      const c1 = c1s[node]!, c2 = c2s[node]!, o1 = 6 * c1, o2 = 6 * c2;
-      // each child's union with the leaf, and its own area
-      let dx = Math.max(box[o1 + 3]!, hx) - Math.min(box[o1]!, lx), dy = Math.max(box[o1 + 4]!, hy) - Math.min(box[o1 + 1]!, ly);
-      let dz = Math.max(box[o1 + 5]!, hz) - Math.min(box[o1 + 2]!, lz);
-      const u1 = dx * dy + dy * dz + dz * dx;
-      dx = box[o1 + 3]! - box[o1]!; dy = box[o1 + 4]! - box[o1 + 1]!; dz = box[o1 + 5]! - box[o1 + 2]!;
-      const g1 = u1 - (dx * dy + dy * dz + dz * dx);
-      dx = Math.max(box[o2 + 3]!, hx) - Math.min(box[o2]!, lx); dy = Math.max(box[o2 + 4]!, hy) - Math.min(box[o2 + 1]!, ly);
-      dz = Math.max(box[o2 + 5]!, hz) - Math.min(box[o2 + 2]!, lz);
-      const u2 = dx * dy + dy * dz + dz * dx;
-      dx = box[o2 + 3]! - box[o2]!; dy = box[o2 + 4]! - box[o2 + 1]!; dz = box[o2 + 5]! - box[o2 + 2]!;
-      const g2 = u2 - (dx * dy + dy * dz + dz * dx);
+      const c1 = c1s[node]!, c2 = c2s[node]!;
+      this.unionGrowth(c1, leaf);
+      const u1 = span[0]!, g1 = span[1]!;
+      this.unionGrowth(c2, leaf);
+      const u2 = span[0]!, g2 = span[1]!;
       // each child as the sibling
       if (u1 + inherited < bestCost) { bestCost = u1 + inherited; best = c1; }
       if (u2 + inherited < bestCost) { bestCost = u2 + inherited; best = c2; }
@@ -182,6 +178,17 @@ export class AabbTree {
       if (low1 <= low2) { node = c1; grown = g1; } else { node = c2; grown = g2; }
     }
     return best;
+  }
+
+  /** A(n ∪ L) into span[0] and its excess over A(n) into span[1] (written, not returned: no boxing) */
+  private unionGrowth(n: number, leaf: number): void {
+    const box = this.box, o = 6 * n, l = 6 * leaf;
+    const ex = box[o + 3]! - box[o]!, ey = box[o + 4]! - box[o + 1]!, ez = box[o + 5]! - box[o + 2]!;
+    const ux = Math.max(box[o + 3]!, box[l + 3]!) - Math.min(box[o]!, box[l]!);
+    const uy = Math.max(box[o + 4]!, box[l + 4]!) - Math.min(box[o + 1]!, box[l + 1]!);
+    const uz = Math.max(box[o + 5]!, box[l + 5]!) - Math.min(box[o + 2]!, box[l + 2]!);
+    const u = ux * uy + uy * uz + uz * ux;
+    this.span[0] = u; this.span[1] = u - (ex * ey + ey * ez + ez * ex);
   }
 
   /** unlinks a leaf: its sibling takes its parent's place, and the boxes above are refitted */

@@ -41,7 +41,7 @@ const FAT = 0.1;
 const PREDICT = 4;
 /** ... but at most this many bounding radii */
 const PREDICT_CAP = 4;
-/** SweepAndPrune: floats per sorted slot in `info` (high end on the sweep axis, component, fixed, centre, bound) */
+/** SweepAndPrune: floats per sorted slot in `info`: high end on the axis, component, fixed, centre, bound */
 const INFO = 8;
 /** SweepAndPrune: another axis must spread this many times more than the current one to take over */
 const AXIS_SWITCH = 1.5;
@@ -108,8 +108,9 @@ export function planePairs(t: ShapeTable, planes: Int32Array, finite: Int32Array
 /** true when the boxes of shapes a and b overlap and their bounding spheres come within the margin */
 export function boundsMeet(t: ShapeTable, a: number, b: number): boolean {
   const box = t.aabb, P = t.pos, oa = 6 * a, ob = 6 * b;
-  if (box[oa]! > box[ob + 3]! || box[ob]! > box[oa + 3]! || box[oa + 1]! > box[ob + 4]! || box[ob + 1]! > box[oa + 4]!
-    || box[oa + 2]! > box[ob + 5]! || box[ob + 2]! > box[oa + 5]!) return false;
+  for (let k = 0; k < 3; k++) {
+    if (box[oa + k]! > box[ob + 3 + k]! || box[ob + k]! > box[oa + 3 + k]!) return false;
+  }
   const dx = P[3 * a]! - P[3 * b]!, dy = P[3 * a + 1]! - P[3 * b + 1]!, dz = P[3 * a + 2]! - P[3 * b + 2]!;
   const reach = t.bound[a]! + t.bound[b]! + t.margin;
   return dx * dx + dy * dy + dz * dz <= reach * reach;
@@ -182,11 +183,12 @@ export class Broadphase {
         && box[o + 3]! <= fat[o + 3]! && box[o + 4]! <= fat[o + 4]! && box[o + 5]! <= fat[o + 5]!;
       if (!inside) {
         this.fatten(i);
-        if (started) this.tree.moveLeaf(this.leafOf[i]!, fat, o); else this.leafOf[i] = this.tree.insertLeaf(i, fat, o);
+        if (started) this.tree.moveLeaf(this.leafOf[i]!, fat, o);
+        else this.leafOf[i] = this.tree.insertLeaf(i, fat, o);
         this.moved[i] = 1; this.movedList[this.movedCount++] = i;
       }
       const c = 3 * i;
-      last[c] = box[o]! + box[o + 3]!; last[c + 1] = box[o + 1]! + box[o + 4]!; last[c + 2] = box[o + 2]! + box[o + 5]!;
+      for (let k = 0; k < 3; k++) last[c + k] = box[o + k]! + box[o + 3 + k]!;
     }
     this.started = true;
   }
@@ -253,13 +255,13 @@ export class Broadphase {
     this.countingSort(s.a, s.b, f.a, f.b, f.count);
   }
 
-  /** stable counting sort of (key, other)[0 .. n) by key (a shape index) into (outKey, outOther) */
-  private countingSort(key: Int32Array, other: Int32Array, outKey: Int32Array, outOther: Int32Array, n: number): void {
+  /** stable counting sort of (key, val)[0 .. n) by key (a shape index) into (toKey, toVal) */
+  private countingSort(key: Int32Array, val: Int32Array, toKey: Int32Array, toVal: Int32Array, n: number): void {
     const bucket = this.bucket;
     bucket.fill(0);
     for (let k = 0; k < n; k++) bucket[key[k]! + 1]++;
     for (let i = 1; i < bucket.length; i++) bucket[i] += bucket[i - 1]!;
-    for (let k = 0; k < n; k++) { const p = bucket[key[k]!]++; outKey[p] = key[k]!; outOther[p] = other[k]!; }
+    for (let k = 0; k < n; k++) { const p = bucket[key[k]!]++; toKey[p] = key[k]!; toVal[p] = val[k]!; }
   }
 
   /** the fat pairs whose bounds meet, merged in order with the plane pairs, into pairA/pairB */
@@ -275,7 +277,10 @@ export class Broadphase {
     for (let k = 0; k < fp.count; k++) {
       const a = A[k]!, b = B[k]!;
       if (!boundsMeet(t, a, b)) continue;
-      while (p < pl.count && (pA[p]! < a || (pA[p] === a && pB[p]! < b))) { outA[n] = pA[p]!; outB[n++] = pB[p++]!; }
+      // the plane pairs that come first
+      while (p < pl.count && (pA[p]! < a || (pA[p] === a && pB[p]! < b))) {
+        outA[n] = pA[p]!; outB[n++] = pB[p++]!;
+      }
       outA[n] = a; outB[n++] = b;
     }
     while (p < pl.count) { outA[n] = pA[p]!; outB[n++] = pB[p++]!; }
@@ -426,7 +431,8 @@ export class SweepAndPrune {
   /** the pairs sorted by (A, B): counting sort on A, then insertion sort on B within each A */
   private orderPairs(): void {
     const n = this.raw.count, bucket = this.bucket, rawA = this.raw.a, rawB = this.raw.b;
-    if (this.pairA.length < n) { this.pairA = new Int32Array(rawA.length); this.pairB = new Int32Array(rawA.length); }
+    if (this.pairA.length < n) this.pairA = new Int32Array(rawA.length);
+    if (this.pairB.length < n) this.pairB = new Int32Array(rawA.length);
     const A = this.pairA, B = this.pairB;
     // bucket starts by A
     bucket.fill(0);
