@@ -32,7 +32,9 @@
  * the others in the contact plane, or on its border between two corners, adds no support: the
  * gap is affine over a flat patch, so it is never deeper than the corners (it is kept when it is,
  * to rounding); such points are dropped, so a box on a floor keeps its corners whichever
- * triangles meet it. All points of the pair are then cut to at most four (./convex/clip.ts).
+ * triangles meet it. All points of the pair are then cut to at most four (./convex/clip.ts). A
+ * large shape on many small triangles is compacted so as its points come (past COMPACT_AT), which
+ * keeps the work per point bounded; on a flat patch this loses nothing.
  */
 import type { ShapeTable } from './shapes.js';
 import type { Manifold } from './manifold.js';
@@ -47,6 +49,8 @@ const FACE_COS = 1 - 1e-9;
 const BARY_TOL = 1e-7;
 /** two points of a pair closer than this × (1 + |p|), with the same normal, are one */
 const SAME_POINT = 1e-9;
+/** the points of a pair are compacted whenever they pass this many (compactPoints) */
+const COMPACT_AT = 32;
 /** local triangle feature of a face point */
 const FACE = 6;
 
@@ -106,10 +110,21 @@ export function convexMesh(t: ShapeTable, a: number, b: number, m: Manifold): vo
     triangleContacts(s, mesh.activeFlags[k]!, margin, m);
     // the triangle's features as 8 k + local, whichever builder made them
     for (let i = start; i < m.count; i++) m.featureB[i] = 8 * k + (m.featureB[i]! & 7);
+    // a large shape on many small triangles: keep the work per point bounded
+    if (m.count - first > COMPACT_AT) compactPoints(s, m, first, COMPACT_AT >> 1);
   }
+  compactPoints(s, m, first, 4);
+}
+
+/**
+ * the points [first, m.count) without repeats and, on a flat patch, without the points inside its
+ * support hull (the hull of the hull of some points and the others is the hull of all, so doing
+ * it as they come loses nothing); reduced to 4 when more than `max` remain
+ */
+function compactPoints(s: MeshPairScratch, m: Manifold, first: number, max: number): void {
   dropDuplicates(m, first);
   dropInterior(s, m, first);
-  reduceManifold(m, first, 4);
+  if (m.count - first > max) reduceManifold(m, first, 4);
 }
 
 /** the triangles whose boxes overlap shape a's box, carried into mesh b's frame, into s.hits */

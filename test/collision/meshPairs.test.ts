@@ -131,6 +131,16 @@ describe('box on a triangulated floor', () => {
     }
   });
 
+  it('a large box on many small triangles rests on its four corners', () => {
+    // 6400 triangles of 0.1 m under a box of 4 m × 3 m
+    const n = 80, fine = heightFieldMesh({ size: [8, 8], heights: Array.from({ length: n + 1 }, () => new Array<number>(n + 1).fill(0)) }, 'fine');
+    const h = [2.013, 1.527, 0.2], pts = contacts('box', h, { p: [0.031, -0.046, h[2]! - 0.001], q: [1, 0, 0, 0] }, fine);
+    expect(pts.length).toBe(4);
+    const corners = pts.map((p) => [p.p[0]! - 0.031, p.p[1]! + 0.046].map((v) => Math.round(v * 1e9) / 1e9).join(',')).sort();
+    expect(corners).toEqual(['-2.013,-1.527', '-2.013,1.527', '2.013,-1.527', '2.013,1.527']);
+    for (const p of pts) { expect(p.n).toEqual([-0, -0, -1]); expect(p.gap).toBeCloseTo(-0.001, 13); }
+  });
+
   it('tilted a little, still gets only the floor normal, its deepest corner exact', () => {
     const mesh = floor(), h = [0.5, 0.35, 0.2];
     for (let k = 0; k < 30; k++) {
