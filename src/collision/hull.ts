@@ -39,9 +39,8 @@ class Build {
   /** 3 vertices per face (counter-clockwise from outside) and the face across each edge v_k v_k+1 */
   readonly fv: number[] = [];
   readonly nb: number[] = [];
-  /** per face: unit normal and offset (4 numbers), whether it is on the hull */
+  /** per face: unit normal and offset (4 numbers), (v − u) × (w − u) (twice its area vector), on the hull */
   readonly plane: number[] = [];
-  /** per face: (v − u) × (w − u), twice its area vector */
   readonly area: number[] = [];
   readonly alive: boolean[] = [];
   /** per face: first point of its outside set (−1: empty); per point: the next one in its set */
@@ -181,10 +180,11 @@ function readPoints(points: ArrayLike<number> | readonly (readonly number[])[], 
     }))
     : Float64Array.from(points as ArrayLike<number>);
   if (p.length % 3 !== 0) throw new ModelError(name, `${p.length} coordinates are not a whole number of points`);
+  // products of three coordinates must neither overflow nor underflow
   for (let i = 0; i < p.length; i += 3) {
-    if (!(Number.isFinite(p[i]) && Number.isFinite(p[i + 1]) && Number.isFinite(p[i + 2]))) {
-      throw new ModelError(name, `point ${i / 3} is ${formatValue(Array.from(p.subarray(i, i + 3)))}, not finite`);
-    }
+    const x = Array.from(p.subarray(i, i + 3));
+    if (!x.every(Number.isFinite)) throw new ModelError(name, `point ${i / 3} is ${formatValue(x)}, not finite`);
+    if (!x.every((v) => Math.abs(v) <= 1e80)) throw new ModelError(name, `point ${i / 3} is ${formatValue(x)}, beyond ±1e80`);
   }
   if (p.length < 12) {
     throw new ModelError(name, `fewer than 4 non-coplanar points: ${p.length / 3} given, a hull needs 4 or more`);
@@ -511,6 +511,7 @@ export class ConvexHull implements HullData {
       for (let i = j; i < p.length; i += 3) m = Math.max(m, Math.abs(p[i]!));
       return s + m;
     }, 0);
+    if (!(scale >= 1e-80)) throw new ModelError(name, `the points lie within ${formatValue(scale)} of the origin, below 1e-80`);
     const tol = HULL_TOLERANCE * scale;
     const b = new Build(p, n, tol);
     quickhull(b, initialSimplex(p, n, tol, name));
