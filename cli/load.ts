@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { parseModelDocument, type LoadedModel } from '../src/io/loader.js';
 import type { CliIo } from './io.js';
+import { meshFileReader } from '../node/index.js';
 import { CliError, messageOf } from './common.js';
 
 /** the file's text, parsed and validated; a file that cannot be read is a usage error (exit 2) */
@@ -16,7 +17,8 @@ export async function loadModelFile(io: CliIo, file: string): Promise<LoadedMode
   } catch (e) {
     throw new CliError(2, `cannot read ${file}: ${messageOf(e)}`);
   }
-  return parseModelDocument(text, file);
+  // mesh files named in the model are read relative to it
+  return parseModelDocument(text, file, meshFileReader(file));
 }
 
 /** the text of the first of `rels` (relative to this module) that can be read, with its path */

@@ -62,7 +62,7 @@ describe('Simulation handles', () => {
   it('applies a torque to a particle-free model and rejects loads on a fixed body', () => {
     const model = new ModelBuilder({ gravity: [0, 0, 0] })
       .addBody({ name: 'wheel', shape: { type: 'cylinder', radius: 0.2, length: 0.05 }, density: 500 })
-      .addBody({ name: 'ground', shape: { type: 'box', size: [1, 1, 1] }, mass: 1, dynamic: false }).build();
+      .addBody({ name: 'ground', shape: { type: 'box', size: [1, 1, 1] }, mass: 1, dynamic: false, position: [0, 0, -5] }).build();
     const sim = new Simulation(model);
     sim.body('wheel').applyTorque([0, 0, 1]);
     sim.run(1);
