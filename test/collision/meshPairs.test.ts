@@ -21,6 +21,9 @@ const IDENTITY: Pose = { p: [0, 0, 0], q: [1, 0, 0, 0] };
 
 interface Point { fa: number; fb: number; p: number[]; n: number[]; gap: number }
 
+/** one manifold for every call, as a collider keeps one (its mesh scratch is made once) */
+const MANIFOLD = new Manifold(2);
+
 /** the points of convex shape (kind, params) at pose c against mesh at pose w, margin 0.02 */
 function contacts(kind: ShapeKindName, params: number[], c: Pose, mesh: TriMesh, w: Pose = IDENTITY, margin = 0.02,
   hull?: ConvexHull): Point[] {
@@ -32,7 +35,8 @@ function contacts(kind: ShapeKindName, params: number[], c: Pose, mesh: TriMesh,
   ];
   const t = new ShapeTable(descs, margin);
   t.updatePoses(Float64Array.from([...c.p, ...unit(c.q)]));
-  const m = new Manifold(2);
+  const m = MANIFOLD;
+  m.count = 0;
   convexMesh(t, 0, 1, m);
   return Array.from({ length: m.count }, (_, i) => ({
     fa: m.featureA[i]!, fb: m.featureB[i]!, gap: m.gap[i]!,
