@@ -39,7 +39,7 @@ class Build {
   /** 3 vertices per face (counter-clockwise from outside) and the face across each edge v_k v_k+1 */
   readonly fv: number[] = [];
   readonly nb: number[] = [];
-  /** per face: unit normal and offset (4 numbers), (v − u) × (w − u) (twice its area vector), on the hull */
+  /** per face: unit normal and offset (4 numbers), (v − u) × (w − u) (twice its area vector), alive */
   readonly plane: number[] = [];
   readonly area: number[] = [];
   readonly alive: boolean[] = [];
@@ -57,7 +57,8 @@ class Build {
 /** the signed distance of point i above face f */
 function distance(b: Build, f: number, i: number): number {
   const P = b.p, L = b.plane;
-  return L[4 * f]! * P[3 * i]! + L[4 * f + 1]! * P[3 * i + 1]! + L[4 * f + 2]! * P[3 * i + 2]! - L[4 * f + 3]!;
+  return L[4 * f]! * P[3 * i]! + L[4 * f + 1]! * P[3 * i + 1]! + L[4 * f + 2]! * P[3 * i + 2]!
+    - L[4 * f + 3]!;
 }
 
 /** Veltkamp's splitter: a double split into two halves whose products are exact (Dekker's product) */
@@ -77,9 +78,11 @@ function differenceError(a: number, b: number, s: number): number {
 }
 
 /** a·d − b·c for a = (a, ae), … given as values and their errors, rounded once from nearly exact terms */
-function crossTerm(a: number, ae: number, d: number, de: number, b: number, be: number, c: number, ce: number): number {
+function crossTerm(a: number, ae: number, d: number, de: number,
+  b: number, be: number, c: number, ce: number): number {
   const p = a * d, q = b * c, s = p - q;
-  return s + (differenceError(p, q, s) + productError(a, d, p) - productError(b, c, q) + (a * de + ae * d) - (b * ce + be * c));
+  const low = differenceError(p, q, s) + productError(a, d, p) - productError(b, c, q);
+  return s + (low + (a * de + ae * d) - (b * ce + be * c));
 }
 
 /**
@@ -90,9 +93,12 @@ function crossTerm(a: number, ae: number, d: number, de: number, b: number, be: 
 function accurateCross(out: number[], o: number, P: Float64Array, u: number, v: number, w: number): void {
   const ax = P[3 * v]! - P[3 * u]!, ay = P[3 * v + 1]! - P[3 * u + 1]!, az = P[3 * v + 2]! - P[3 * u + 2]!;
   const cx = P[3 * w]! - P[3 * u]!, cy = P[3 * w + 1]! - P[3 * u + 1]!, cz = P[3 * w + 2]! - P[3 * u + 2]!;
-  const axe = differenceError(P[3 * v]!, P[3 * u]!, ax), aye = differenceError(P[3 * v + 1]!, P[3 * u + 1]!, ay);
-  const aze = differenceError(P[3 * v + 2]!, P[3 * u + 2]!, az), cxe = differenceError(P[3 * w]!, P[3 * u]!, cx);
-  const cye = differenceError(P[3 * w + 1]!, P[3 * u + 1]!, cy), cze = differenceError(P[3 * w + 2]!, P[3 * u + 2]!, cz);
+  const axe = differenceError(P[3 * v]!, P[3 * u]!, ax);
+  const aye = differenceError(P[3 * v + 1]!, P[3 * u + 1]!, ay);
+  const aze = differenceError(P[3 * v + 2]!, P[3 * u + 2]!, az);
+  const cxe = differenceError(P[3 * w]!, P[3 * u]!, cx);
+  const cye = differenceError(P[3 * w + 1]!, P[3 * u + 1]!, cy);
+  const cze = differenceError(P[3 * w + 2]!, P[3 * u + 2]!, cz);
   out[o] = crossTerm(ay, aye, cz, cze, az, aze, cy, cye);
   out[o + 1] = crossTerm(az, aze, cx, cxe, ax, axe, cz, cze);
   out[o + 2] = crossTerm(ax, axe, cy, cye, ay, aye, cx, cxe);
@@ -179,21 +185,26 @@ function readPoints(points: ArrayLike<number> | readonly (readonly number[])[], 
       return q;
     }))
     : Float64Array.from(points as ArrayLike<number>);
-  if (p.length % 3 !== 0) throw new ModelError(name, `${p.length} coordinates are not a whole number of points`);
+  if (p.length % 3 !== 0) {
+    throw new ModelError(name, `${p.length} coordinates are not a whole number of points`);
+  }
   // products of three coordinates must neither overflow nor underflow
   for (let i = 0; i < p.length; i += 3) {
     const x = Array.from(p.subarray(i, i + 3));
-    if (!x.every(Number.isFinite)) throw new ModelError(name, `point ${i / 3} is ${formatValue(x)}, not finite`);
-    if (!x.every((v) => Math.abs(v) <= 1e80)) throw new ModelError(name, `point ${i / 3} is ${formatValue(x)}, beyond ±1e80`);
+    const at = `point ${i / 3} is ${formatValue(x)}`;
+    if (!x.every(Number.isFinite)) throw new ModelError(name, `${at}, not finite`);
+    if (!x.every((v) => Math.abs(v) <= 1e80)) throw new ModelError(name, `${at}, beyond ±1e80`);
   }
   if (p.length < 12) {
-    throw new ModelError(name, `fewer than 4 non-coplanar points: ${p.length / 3} given, a hull needs 4 or more`);
+    throw new ModelError(name,
+      `fewer than 4 non-coplanar points: ${p.length / 3} given, a hull needs 4 or more`);
   }
   return p;
 }
 
 /** the index of the point farthest from the line (or plane) through a with unit direction (normal) u */
-function farthestFrom(P: Float64Array, n: number, a: number, u: readonly number[], plane: boolean): [number, number] {
+function farthestFrom(P: Float64Array, n: number, a: number, u: readonly number[],
+  plane: boolean): [number, number] {
   let best = -1, far = -1;
   for (let i = 0; i < n; i++) {
     const x = P[3 * i]! - P[3 * a]!, y = P[3 * i + 1]! - P[3 * a + 1]!, z = P[3 * i + 2]! - P[3 * a + 2]!;
@@ -205,7 +216,8 @@ function farthestFrom(P: Float64Array, n: number, a: number, u: readonly number[
 }
 
 /** four points spanning a tetrahedron (a, b, c counter-clockwise from outside, d behind), or the error */
-function initialSimplex(P: Float64Array, n: number, tol: number, name: string): [number, number, number, number] {
+function initialSimplex(P: Float64Array, n: number, tol: number,
+  name: string): [number, number, number, number] {
   // the pair of axis extremes farthest apart
   const ext: number[] = [];
   for (let j = 0; j < 3; j++) {
@@ -221,7 +233,8 @@ function initialSimplex(P: Float64Array, n: number, tol: number, name: string): 
     const d = Math.hypot(P[3 * k]! - P[3 * i]!, P[3 * k + 1]! - P[3 * i + 1]!, P[3 * k + 2]! - P[3 * i + 2]!);
     if (d > far) { far = d; a = i; c = k; }
   }
-  const fail = (how: string) => new ModelError(name, `fewer than 4 non-coplanar points: the ${n} points are ${how}`);
+  const fail = (how: string) =>
+    new ModelError(name, `fewer than 4 non-coplanar points: the ${n} points are ${how}`);
   if (!(far > tol)) throw fail('coincident');
   // the point farthest from their line, then the one farthest from the plane of the three
   const u = [0, 1, 2].map((j) => (P[3 * c + j]! - P[3 * a + j]!) / far);
@@ -233,7 +246,8 @@ function initialSimplex(P: Float64Array, n: number, tol: number, name: string): 
   const w = m.map((x) => x / s);
   const [d, off] = farthestFrom(P, n, a, w, true);
   if (!(off > tol)) throw fail('coplanar');
-  const side = (P[3 * d]! - P[3 * a]!) * w[0]! + (P[3 * d + 1]! - P[3 * a + 1]!) * w[1]! + (P[3 * d + 2]! - P[3 * a + 2]!) * w[2]!;
+  const side = (P[3 * d]! - P[3 * a]!) * w[0]! + (P[3 * d + 1]! - P[3 * a + 1]!) * w[1]!
+    + (P[3 * d + 2]! - P[3 * a + 2]!) * w[2]!;
   // d must lie behind the face (a, b, c)
   return side > 0 ? [a, bb, c, d] : [a, c, bb, d];
 }
@@ -248,7 +262,9 @@ function setNeighbour(b: Build, g: number, u: number, v: number, f: number): voi
 
 /** the tetrahedron's four faces, linked, with every other point in an outside set */
 function startHull(b: Build, [a, bb, c, d]: readonly number[]): void {
-  const faces = [addFace(b, a!, bb!, c!), addFace(b, a!, d!, bb!), addFace(b, bb!, d!, c!), addFace(b, c!, d!, a!)];
+  const faces = [
+    addFace(b, a!, bb!, c!), addFace(b, a!, d!, bb!), addFace(b, bb!, d!, c!), addFace(b, c!, d!, a!),
+  ];
   // each edge (u, v) of one face is (v, u) of another
   for (const f of faces) for (const g of faces) {
     if (f === g) continue;
@@ -319,7 +335,8 @@ function addPoint(b: Build, f: number, eye: number): void {
   const cone: number[] = [];
   for (let k = 0; k < m; k++) {
     const g = first + k;
-    b.nb[3 * g] = loop[3 * k + 2]!; b.nb[3 * g + 1] = first + (k + 1) % m; b.nb[3 * g + 2] = first + (k + m - 1) % m;
+    b.nb[3 * g] = loop[3 * k + 2]!;
+    b.nb[3 * g + 1] = first + (k + 1) % m; b.nb[3 * g + 2] = first + (k + m - 1) % m;
     setNeighbour(b, loop[3 * k + 2]!, loop[3 * k + 1]!, loop[3 * k]!, g);
     cone.push(g);
   }
@@ -359,7 +376,8 @@ function mergeFaces(b: Build): { group: Int32Array; seeds: number[] } {
     for (let k = 0; k < list.length; k++) for (let j = 0; j < 3; j++) {
       const h = b.nb[3 * list[k]! + j]!;
       if (group[h]! < 0 && Math.abs(distance(b, s, fv[3 * h]!)) <= b.tol
-        && Math.abs(distance(b, s, fv[3 * h + 1]!)) <= b.tol && Math.abs(distance(b, s, fv[3 * h + 2]!)) <= b.tol) {
+        && Math.abs(distance(b, s, fv[3 * h + 1]!)) <= b.tol
+        && Math.abs(distance(b, s, fv[3 * h + 2]!)) <= b.tol) {
         group[h] = seeds.length; list.push(h);
       }
     }
@@ -371,7 +389,8 @@ function mergeFaces(b: Build): { group: Int32Array; seeds: number[] } {
 /** each face's boundary loop of point indices (counter-clockwise from outside), or null if not one loop */
 function boundaryLoops(b: Build, group: Int32Array, faces: number): (number[] | null)[] {
   // the boundary edge leaving point u in face g, keyed g·n + u; the first point of each face's boundary
-  const next = new Map<number, number>(), first = new Int32Array(faces).fill(-1), size = new Int32Array(faces);
+  const next = new Map<number, number>(), first = new Int32Array(faces).fill(-1);
+  const size = new Int32Array(faces);
   const bad = new Uint8Array(faces), n = b.n;
   for (let f = 0; f < b.alive.length; f++) {
     if (!b.alive[f]) continue;
@@ -388,7 +407,8 @@ function boundaryLoops(b: Build, group: Int32Array, faces: number): (number[] | 
   const loops: (number[] | null)[] = [];
   for (let g = 0; g < faces; g++) {
     const start = first[g]!, loop = [start];
-    for (let v = next.get(g * n + start)!; v !== start && loop.length <= size[g]!; v = next.get(g * n + v)!) loop.push(v);
+    let v = next.get(g * n + start)!;
+    for (; v !== start && loop.length <= size[g]!; v = next.get(g * n + v)!) loop.push(v);
     loops.push(!bad[g] && loop.length === size[g] ? loop : null);
   }
   return loops;
@@ -429,7 +449,8 @@ function faceSet(b: Build): FaceSet {
     const g = group[f]!, P = b.p;
     for (let k = 0; k < 3; k++) {
       const i = b.fv[3 * f + k]!;
-      const d = normals[3 * g]! * P[3 * i]! + normals[3 * g + 1]! * P[3 * i + 1]! + normals[3 * g + 2]! * P[3 * i + 2]!;
+      const d = normals[3 * g]! * P[3 * i]! + normals[3 * g + 1]! * P[3 * i + 1]!
+        + normals[3 * g + 2]! * P[3 * i + 2]!;
       offsets[g] = Math.max(offsets[g]!, d);
     }
   }
@@ -482,7 +503,7 @@ export class ConvexHull implements HullData {
     source.forEach((i, k) => { index[i] = k; });
     this.sourceIndex = Int32Array.from(source);
     this.vertexCount = source.length;
-    this.vertices = Float64Array.from(source.flatMap((i) => [points[3 * i]!, points[3 * i + 1]!, points[3 * i + 2]!]));
+    this.vertices = Float64Array.from(source.flatMap((i) => Array.from(points.subarray(3 * i, 3 * i + 3))));
     // the faces: each loop's vertices, from its lowest vertex
     const faces = set.loops.map((loop) => {
       const kept = loop.filter((i) => keep[i]).map((i) => index[i]!);
@@ -511,7 +532,9 @@ export class ConvexHull implements HullData {
       for (let i = j; i < p.length; i += 3) m = Math.max(m, Math.abs(p[i]!));
       return s + m;
     }, 0);
-    if (!(scale >= 1e-80)) throw new ModelError(name, `the points lie within ${formatValue(scale)} of the origin, below 1e-80`);
+    if (!(scale >= 1e-80)) {
+      throw new ModelError(name, `the points lie within ${formatValue(scale)} of the origin, below 1e-80`);
+    }
     const tol = HULL_TOLERANCE * scale;
     const b = new Build(p, n, tol);
     quickhull(b, initialSimplex(p, n, tol, name));

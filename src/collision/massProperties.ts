@@ -50,6 +50,12 @@ export interface CompoundPart {
   orientation: readonly number[];
 }
 
+/** a triangle mesh: 3V coordinates and 3T vertex indices (a TriMeshData is one) */
+export interface ClosedMesh {
+  readonly vertices: ArrayLike<number>;
+  readonly triangles: ArrayLike<number>;
+}
+
 /** a body's mass, centre of mass and inertia about it, in the body frame */
 export interface BodyMass {
   /** kg */
@@ -70,7 +76,8 @@ export function primitiveMassProperties(s: Shape): MassProperties {
  * the sums over triangles (i, j, k) of v[3·] relative to r: into acc = [V, ∫x, ∫y, ∫z, ∫xx, ∫yy,
  * ∫zz, ∫xy, ∫xz, ∫yz]
  */
-function addTriangle(acc: Float64Array, v: ArrayLike<number>, i: number, j: number, k: number, r: Float64Array): void {
+function addTriangle(acc: Float64Array, v: ArrayLike<number>, i: number, j: number, k: number,
+  r: Float64Array): void {
   const ax = v[3 * i]! - r[0]!, ay = v[3 * i + 1]! - r[1]!, az = v[3 * i + 2]! - r[2]!;
   const bx = v[3 * j]! - r[0]!, by = v[3 * j + 1]! - r[1]!, bz = v[3 * j + 2]! - r[2]!;
   const cx = v[3 * k]! - r[0]!, cy = v[3 * k + 1]! - r[1]!, cz = v[3 * k + 2]! - r[2]!;
@@ -125,16 +132,15 @@ export function hullMassProperties(h: HullData): MassProperties {
  * outside). Throws a ModelError at `name` when an index is out of range, when the mesh is not
  * closed and consistently oriented (each edge once each way), or when its volume is not positive.
  */
-export function meshMassProperties(mesh: { readonly vertices: ArrayLike<number>; readonly triangles: ArrayLike<number> },
-  name: string): MassProperties {
+export function meshMassProperties(mesh: ClosedMesh, name: string): MassProperties {
   const { vertices: v, triangles: t } = mesh;
   checkClosed(v.length / 3, t, name);
   const acc = new Float64Array(10), r = meanPoint(v);
   for (let k = 0; k < t.length; k += 3) addTriangle(acc, v, t[k]!, t[k + 1]!, t[k + 2]!, r);
   const props = fromSums(acc, r);
   if (!(props.volume > 0) || !Number.isFinite(props.volume)) {
-    throw new ModelError(name, `the mesh's volume is ${formatValue(props.volume)} m³, not positive and finite`
-      + ' (are its triangles clockwise seen from outside?)');
+    throw new ModelError(name, `the mesh's volume is ${formatValue(props.volume)} m³,`
+      + ' not positive and finite (are its triangles clockwise seen from outside?)');
   }
   return props;
 }
@@ -146,7 +152,8 @@ function checkClosed(V: number, t: ArrayLike<number>, name: string): void {
   }
   for (let k = 0; k < t.length; k++) {
     if (!(Number.isInteger(t[k]) && t[k]! >= 0 && t[k]! < V)) {
-      throw new ModelError(name, `triangle ${Math.floor(k / 3)} has vertex index ${formatValue(t[k])}, not in 0..${V - 1}`);
+      const tri = Math.floor(k / 3);
+      throw new ModelError(name, `triangle ${tri} has vertex index ${formatValue(t[k])}, not in 0..${V - 1}`);
     }
   }
   // each directed edge (u, w) once, keyed u·V + w
@@ -154,16 +161,16 @@ function checkClosed(V: number, t: ArrayLike<number>, name: string): void {
   for (let k = 0; k < t.length; k++) {
     const u = t[k]!, w = t[k % 3 === 2 ? k - 2 : k + 1]!;
     if (edges.has(u * V + w)) {
-      throw new ModelError(name, `the mesh is not closed and consistently oriented: edge (${u}, ${w}) is in two`
-        + ' triangles the same way; mass properties need a closed mesh');
+      throw new ModelError(name, 'the mesh is not closed and consistently oriented:'
+        + ` edge (${u}, ${w}) is in two triangles the same way; mass properties need a closed mesh`);
     }
     edges.add(u * V + w);
   }
   for (const key of edges) {
     const u = Math.floor(key / V), w = key % V;
     if (!edges.has(w * V + u)) {
-      throw new ModelError(name, `the mesh is not closed: edge (${u}, ${w}) has no triangle on its other side;`
-        + ' mass properties need a closed mesh');
+      throw new ModelError(name, `the mesh is not closed: edge (${u}, ${w}) has no triangle on its`
+        + ' other side; mass properties need a closed mesh');
     }
   }
 }
@@ -190,10 +197,13 @@ export function compound(parts: readonly CompoundPart[], name = 'body'): BodyMas
     const m = p.density * p.props.volume, [ixx, iyy, izz, ixy, ixz, iyz] = p.props.inertia;
     I.set([ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz]);
     rotation(R, p.orientation);
-    const d = [x[i]![0]! - c[0]!, x[i]![1]! - c[1]!, x[i]![2]! - c[2]!], dd = d[0]! ** 2 + d[1]! ** 2 + d[2]! ** 2;
+    const d = [x[i]![0]! - c[0]!, x[i]![1]! - c[1]!, x[i]![2]! - c[2]!];
+    const dd = d[0]! ** 2 + d[1]! ** 2 + d[2]! ** 2;
     for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) {
       let rir = 0;
-      for (let k = 0; k < 3; k++) for (let l = 0; l < 3; l++) rir += R[3 * a + k]! * I[3 * k + l]! * R[3 * b + l]!;
+      for (let k = 0; k < 3; k++) {
+        for (let l = 0; l < 3; l++) rir += R[3 * a + k]! * I[3 * k + l]! * R[3 * b + l]!;
+      }
       J[3 * a + b] += p.density * rir + m * ((a === b ? dd : 0) - d[a]! * d[b]!);
     }
   });
@@ -203,7 +213,8 @@ export function compound(parts: readonly CompoundPart[], name = 'body'): BodyMas
 /** the part's centre of mass in the body frame: p + R c */
 function placedCom(p: CompoundPart): number[] {
   const R = rotation(new Float64Array(9), p.orientation), c = p.props.com;
-  return [0, 1, 2].map((a) => p.position[a]! + R[3 * a]! * c[0] + R[3 * a + 1]! * c[1] + R[3 * a + 2]! * c[2]);
+  return [0, 1, 2].map((a) => p.position[a]! + R[3 * a]! * c[0] + R[3 * a + 1]! * c[1]
+    + R[3 * a + 2]! * c[2]);
 }
 
 /** out = R (row-major) of the quaternion q normalised */
