@@ -37,7 +37,8 @@ export function readMeshFile(path: string): MeshLists {
     bytes = readFileSync(path);
   } catch (e) {
     const code = typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : '';
-    throw new ModelError(path, `cannot read: ${code === 'ENOENT' ? 'no such file or directory' : (e as Error).message}`);
+    const why = code === 'ENOENT' ? 'no such file or directory' : (e as Error).message;
+    throw new ModelError(path, `cannot read: ${why}`);
   }
   return ext === 'obj' ? parseObj(bytes.toString('utf8'), path) : parseStl(bytes, path);
 }
@@ -53,7 +54,9 @@ export function parseObj(text: string, source: string): MeshLists {
     if (words[0] === 'v') vertices.push(objVertex(words, source, where));
     else if (words[0] === 'f') {
       const corners = words.slice(1).map((w) => objIndex(w, vertices.length, source, where));
-      if (corners.length < 3) throw new ModelError(source, `${where}: a face needs at least 3 corners, got ${corners.length}`);
+      if (corners.length < 3) {
+        throw new ModelError(source, `${where}: a face needs at least 3 corners, got ${corners.length}`);
+      }
       for (let j = 1; j + 1 < corners.length; j++) triangles.push([corners[0]!, corners[j]!, corners[j + 1]!]);
     }
   });
@@ -116,7 +119,8 @@ function binaryStl(bytes: Uint8Array, source: string): number[] {
 function asciiStl(bytes: Uint8Array, source: string): number[] {
   const text = new TextDecoder().decode(bytes);
   if (!/^\s*solid\b/.test(text)) {
-    throw new ModelError(source, 'neither binary STL (size does not match its triangle count) nor ASCII STL (no "solid")');
+    const why = 'neither binary STL (size does not match its triangle count) nor ASCII STL (no "solid")';
+    throw new ModelError(source, why);
   }
   const soup: number[] = [];
   let corners = 0, facetLine = 0;
@@ -126,7 +130,8 @@ function asciiStl(bytes: Uint8Array, source: string): number[] {
     else if (words[0] === 'vertex') {
       const xyz = words.slice(1, 4).map(Number);
       if (xyz.length !== 3 || !xyz.every(Number.isFinite)) {
-        throw new ModelError(source, `${where}: expected 3 finite numbers after vertex, got "${words.slice(1).join(' ')}"`);
+        const got = words.slice(1).join(' ');
+        throw new ModelError(source, `${where}: expected 3 finite numbers after vertex, got "${got}"`);
       }
       soup.push(...xyz); corners++;
     } else if (words[0] === 'endfacet' && corners !== 3) {

@@ -5,9 +5,9 @@
  * Build: top-down median split. A node holds the items of a contiguous range of `order`; while it
  * holds more than LEAF_SIZE items, they are partitioned about their median box centre along the
  * longest axis of the centres' box (quickselect, O(n) per level; ties by item index, so the build
- * is a function of the input alone) and cut there into two children, stored next to each other. Median cuts keep the tree balanced:
- * its depth is ⌈log₂(n / LEAF_SIZE)⌉ + 1 at most, and the traversal stack never holds more than
- * depth + 1 nodes.
+ * is a function of the input alone) and cut there into two children, stored next to each other.
+ * Median cuts keep the tree balanced: its depth is ⌈log₂(n / LEAF_SIZE)⌉ + 1 at most, and the
+ * traversal stack never holds more than depth + 1 nodes.
  *
  * Storage: flat arrays, node i has its box `box[6i .. 6i+6)` (min x, y, z, max x, y, z); a leaf
  * (`count[i] > 0`) holds `order[start[i] .. start[i] + count[i])`, an inner node (`count[i] = 0`)
@@ -107,7 +107,8 @@ class Builder {
   depth = 1;
   private readonly keys: Float64Array;
 
-  constructor(private readonly t: Bvh, private readonly boxes: Float64Array, private readonly centre: Float64Array) {
+  constructor(private readonly t: Bvh, private readonly boxes: Float64Array,
+    private readonly centre: Float64Array) {
     this.keys = new Float64Array(t.itemCount);
   }
 

@@ -129,7 +129,8 @@ export class TriMesh implements TriMeshData {
     if (!(cosine < ACTIVE_EDGE_COS)) return false;
     // the neighbour's vertex off the edge, against this triangle's plane
     const a = 3 * T[e]!, c = 3 * T[u + ((f % 3) + 2) % 3]!;
-    const side = N[t]! * (X[c]! - X[a]!) + N[t + 1]! * (X[c + 1]! - X[a + 1]!) + N[t + 2]! * (X[c + 2]! - X[a + 2]!);
+    const side = N[t]! * (X[c]! - X[a]!) + N[t + 1]! * (X[c + 1]! - X[a + 1]!)
+      + N[t + 2]! * (X[c + 2]! - X[a + 2]!);
     return side < 0;
   }
 
@@ -193,7 +194,9 @@ function checkVertices(v: ArrayLike<number>, path: string): Float64Array {
 
 /** the triangles as Int32Array: at least one, integer indices in [0, V) */
 function checkTriangles(t: ArrayLike<number>, V: number, path: string): Int32Array {
-  if (t.length % 3 !== 0) throw new ModelError(`${path}.triangles`, `expected 3 indices per triangle, got ${t.length} numbers`);
+  if (t.length % 3 !== 0) {
+    throw new ModelError(`${path}.triangles`, `expected 3 indices per triangle, got ${t.length} numbers`);
+  }
   if (t.length === 0) throw new ModelError(`${path}.triangles`, 'a mesh needs at least 1 triangle');
   const out = new Int32Array(t.length);
   for (let i = 0; i < t.length; i++) {
@@ -219,7 +222,8 @@ function normals(X: Float64Array, T: Int32Array, path: string): Float64Array {
     const wx = vx - ux, wy = vy - uy, wz = vz - uz;
     const scale = ux * ux + uy * uy + uz * uz + vx * vx + vy * vy + vz * vz + wx * wx + wy * wy + wz * wz;
     if (!(len > DEGENERATE_AREA * scale)) {
-      throw new ModelError(`${path}.triangles[${t / 3}]`, `degenerate triangle (zero area): [${T[t]}, ${T[t + 1]}, ${T[t + 2]}]`);
+      const corners = `[${T[t]}, ${T[t + 1]}, ${T[t + 2]}]`;
+      throw new ModelError(`${path}.triangles[${t / 3}]`, `degenerate triangle (zero area): ${corners}`);
     }
     N[t] = nx / len; N[t + 1] = ny / len; N[t + 2] = nz / len;
   }

@@ -262,7 +262,9 @@ function dropOutside(s: MeshPairScratch, m: Manifold, start: number): void {
 /** copies point i of m onto slot j */
 function movePoint(m: Manifold, i: number, j: number): void {
   m.featureA[j] = m.featureA[i]!; m.featureB[j] = m.featureB[i]!; m.gap[j] = m.gap[i]!;
-  for (let k = 0; k < 3; k++) { m.point[3 * j + k] = m.point[3 * i + k]!; m.normal[3 * j + k] = m.normal[3 * i + k]!; }
+  for (let k = 0; k < 3; k++) {
+    m.point[3 * j + k] = m.point[3 * i + k]!; m.normal[3 * j + k] = m.normal[3 * i + k]!;
+  }
 }
 
 /** drops each point of [first, m.count) that repeats an earlier one (same place and normal) */
@@ -276,7 +278,8 @@ function dropDuplicates(m: Manifold, first: number): void {
     for (let j = first; j < w && !repeat; j++) {
       const same = Math.abs(P[3 * j]! - px) <= tol && Math.abs(P[3 * j + 1]! - py) <= tol
         && Math.abs(P[3 * j + 2]! - pz) <= tol;
-      repeat = same && N[3 * j]! * N[3 * i]! + N[3 * j + 1]! * N[3 * i + 1]! + N[3 * j + 2]! * N[3 * i + 2]! >= FACE_COS;
+      const cos = N[3 * j]! * N[3 * i]! + N[3 * j + 1]! * N[3 * i + 1]! + N[3 * j + 2]! * N[3 * i + 2]!;
+      repeat = same && cos >= FACE_COS;
     }
     if (repeat) continue;
     if (w !== i) movePoint(m, i, w);
