@@ -22,7 +22,11 @@ function vertex(h: ConvexHull, i: number): number[] {
 }
 
 const sub = (a: number[], b: number[]) => a.map((x, j) => x - b[j]!);
-const cross = (a: number[], b: number[]) => [a[1]! * b[2]! - a[2]! * b[1]!, a[2]! * b[0]! - a[0]! * b[2]!, a[0]! * b[1]! - a[1]! * b[0]!];
+const cross = (a: number[], b: number[]) =>
+  [a[1]! * b[2]! - a[2]! * b[1]!, a[2]! * b[0]! - a[0]! * b[2]!, a[0]! * b[1]! - a[1]! * b[0]!];
+/** R x + t for R row-major (9) */
+const turn = (R: Float64Array, x: readonly number[], t: readonly number[] = [0, 0, 0]) =>
+  [0, 1, 2].map((i) => t[i]! + R[3 * i]! * x[0]! + R[3 * i + 1]! * x[1]! + R[3 * i + 2]! * x[2]!);
 const dot = (a: number[], b: number[]) => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
 
 /** the largest n·p − d over the faces: > 0 outside the hull */
@@ -64,7 +68,9 @@ function expectValidHull(h: ConvexHull, points: readonly number[][], convex = tr
   const edgeFaults = [];
   for (let e = 0; e < h.edgeCount; e++) {
     const u = h.edges[2 * e]!, v = h.edges[2 * e + 1]!;
-    if (!(u < v && directed.get(`${u},${v}`) === h.edgeFaces[2 * e] && directed.get(`${v},${u}`) === h.edgeFaces[2 * e + 1])) {
+    const ok = u < v && directed.get(`${u},${v}`) === h.edgeFaces[2 * e]
+      && directed.get(`${v},${u}`) === h.edgeFaces[2 * e + 1];
+    if (!ok) {
       edgeFaults.push(e);
     }
   }
@@ -72,7 +78,8 @@ function expectValidHull(h: ConvexHull, points: readonly number[][], convex = tr
   expect(Math.max(...points.map((p) => outside(h, p)))).toBeLessThanOrEqual(tol);
   const verts = Array.from({ length: h.vertexCount }, (_, i) => vertex(h, i));
   expect(verts.map((v) => v.map((x) => x + 0))).toEqual(Array.from(h.sourceIndex, (i) => points[i]!.map((x) => x + 0)));
-  const lo = [0, 1, 2].map((j) => Math.min(...verts.map((v) => v[j]!))), hi = [0, 1, 2].map((j) => Math.max(...verts.map((v) => v[j]!)));
+  const lo = [0, 1, 2].map((j) => Math.min(...verts.map((v) => v[j]!)));
+  const hi = [0, 1, 2].map((j) => Math.max(...verts.map((v) => v[j]!)));
   expect(Array.from(h.boxCenter)).toEqual(lo.map((l, j) => 0.5 * (l + hi[j]!)));
   expect(Array.from(h.boxHalf)).toEqual(lo.map((l, j) => 0.5 * (hi[j]! - l)));
   expect(h.radius).toBe(Math.max(...verts.map((v) => Math.hypot(...v))));
@@ -84,7 +91,8 @@ function expectValidHull(h: ConvexHull, points: readonly number[][], convex = tr
  * on three facets or more. Returns null when all points are coplanar.
  */
 function integerHull(points: readonly number[][]): { V: number; F: number } | null {
-  const planes = new Set<string>(), unique = [...new Set(points.map((p) => p.join(',')))].map((s) => s.split(',').map(Number));
+  const planes = new Set<string>();
+  const unique = [...new Set(points.map((p) => p.join(',')))].map((s) => s.split(',').map(Number));
   const gcd = (a: number, b: number): number => (b === 0 ? Math.abs(a) : gcd(b, a % b));
   const n = unique.length;
   for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) for (let k = j + 1; k < n; k++) {
@@ -131,14 +139,16 @@ function expectHullOrFlat(points: readonly number[][], name: string): ConvexHull
   return h;
 }
 
-const arbGrid = fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: -1, max: 2 })),
+const arbGrid = fc.array(
+  fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: -1, max: 2 })),
   { minLength: 4, maxLength: 24 });
 
 describe('ConvexHull.fromPoints', () => {
   it('keeps the 8 corners of a cube among interior, duplicate, face and edge points', () => {
     const corners: number[][] = [];
     for (const x of [-1, 1]) for (const y of [-1, 1]) for (const z of [-1, 1]) corners.push([x, y, z]);
-    const points = [[0, 0, 0], ...corners, [1, 1, 1], [0.2, -0.3, 0.5], [0, 0, 1], [1, 0, 1], [-1, -1, 0.25], [0.5, 0.2, -1]];
+    const points = [[0, 0, 0], ...corners, [1, 1, 1], [0.2, -0.3, 0.5], [0, 0, 1], [1, 0, 1], [-1, -1, 0.25],
+      [0.5, 0.2, -1]];
     const h = ConvexHull.fromPoints(points, 'cube');
     expect([h.vertexCount, h.faceCount, h.edgeCount]).toEqual([8, 6, 12]);
     // the first copy of each corner, in the order given
@@ -199,7 +209,7 @@ describe('ConvexHull.fromPoints', () => {
       const exact = integerHull(grid);
       if (!exact) return;
       const R = quatToMat3(new Float64Array(9), q);
-      const points = grid.map((p) => [0, 1, 2].map((i) => 10 * t[i]! + R[3 * i]! * p[0] + R[3 * i + 1]! * p[1] + R[3 * i + 2]! * p[2]));
+      const points = grid.map((p) => turn(R, p, t.map((x) => 10 * x)));
       const h = ConvexHull.fromPoints(points, 'turned');
       expect([h.vertexCount, h.faceCount]).toEqual([exact.V, exact.F]);
       expectValidHull(h, points);
@@ -216,8 +226,7 @@ describe('ConvexHull.fromPoints', () => {
       const points = raw.map(([p, face, e]) => {
         const x = [...p];
         x[face % 3] = face < 3 ? -1 : 1;
-        const y = x.map((v, j) => v + noise * e[j]!);
-        return [0, 1, 2].map((i) => R[3 * i]! * y[0]! + R[3 * i + 1]! * y[1]! + R[3 * i + 2]! * y[2]!);
+        return turn(R, x.map((v, j) => v + noise * e[j]!));
       });
       let h: ConvexHull;
       try { h = ConvexHull.fromPoints(points, 'noisy'); } catch (e) {
@@ -232,24 +241,28 @@ describe('ConvexHull.fromPoints', () => {
     const points: number[][] = [];
     for (let k = 0; k < 64; k++) {
       const a = (2 * Math.PI * k) / 64;
-      points.push([Math.cos(a), Math.sin(a), -1], [Math.cos(a), Math.sin(a), 1], [0.5 * Math.cos(a), 0.5 * Math.sin(a), 0]);
+      const [c, s] = [Math.cos(a), Math.sin(a)];
+      points.push([c, s, -1], [c, s, 1], [0.5 * c, 0.5 * s, 0]);
     }
     const h = ConvexHull.fromPoints(points, 'prism');
     expect([h.vertexCount, h.faceCount, h.edgeCount]).toEqual([128, 66, 192]);
-    expect([...Array(h.faceCount).keys()].map((k) => faceOf(h, k).length).sort((a, b) => b - a).slice(0, 3)).toEqual([64, 64, 4]);
+    const sizes = [...Array(h.faceCount).keys()].map((k) => faceOf(h, k).length).sort((a, b) => b - a);
+    expect(sizes.slice(0, 3)).toEqual([64, 64, 4]);
     expectValidHull(h, points);
   });
 
   describe('errors: one line, naming the shape', () => {
+    const few = 'fewer than 4 non-coplanar points';
     const cases: [string, number[][], RegExp][] = [
-      ['coplanar', [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0], [0.3, 0.2, 0]], /fewer than 4 non-coplanar points: the 5 points are coplanar/],
-      ['collinear', [[0, 0, 0], [1, 1, 1], [2, 2, 2], [-3, -3, -3]], /fewer than 4 non-coplanar points: the 4 points are collinear/],
-      ['coincident', [[1, 2, 3], [1, 2, 3], [1, 2, 3], [1, 2, 3]], /fewer than 4 non-coplanar points: the 4 points are coincident/],
-      ['3 points', [[0, 0, 0], [1, 0, 0], [0, 1, 0]], /fewer than 4 non-coplanar points: 3 given/],
+      ['coplanar', [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0], [0.3, 0.2, 0]], RegExp(`${few}: the 5 points are coplanar`)],
+      ['collinear', [[0, 0, 0], [1, 1, 1], [2, 2, 2], [-3, -3, -3]], RegExp(`${few}: the 4 points are collinear`)],
+      ['coincident', [[1, 2, 3], [1, 2, 3], [1, 2, 3], [1, 2, 3]], RegExp(`${few}: the 4 points are coincident`)],
+      ['3 points', [[0, 0, 0], [1, 0, 0], [0, 1, 0]], RegExp(`${few}: 3 given`)],
       ['NaN', [[0, 0, 0], [1, 0, 0], [0, NaN, 0], [0, 0, 1]], /point 2 is \[0,NaN,0\], not finite/],
       ['Infinity', [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, Infinity]], /point 3 is \[0,0,Infinity\], not finite/],
       ['huge', [[0, 0, 0], [1, 0, 0], [0, 1e81, 0], [0, 0, 1]], /point 2 is \[0,1e\+81,0\], beyond ±1e80/],
-      ['tiny', [[0, 0, 0], [1e-90, 0, 0], [0, 1e-90, 0], [0, 0, 1e-90]], /the points lie within 2\.9+8e-90 of the origin, below 1e-80/],
+      ['tiny', [[0, 0, 0], [1e-90, 0, 0], [0, 1e-90, 0], [0, 0, 1e-90]],
+        /the points lie within 2\.9+8e-90 of the origin, below 1e-80/],
     ];
     for (const [label, points, message] of cases) {
       it(label, () => {
@@ -265,8 +278,8 @@ describe('ConvexHull.fromPoints', () => {
     it('coplanar up to rounding: a turned square grid', () => {
       const R = quatToMat3(new Float64Array(9), [0.8, 0.2, -0.4, 0.4]);
       const points: number[][] = [];
-      for (let x = 0; x < 3; x++) for (let y = 0; y < 3; y++) points.push([0, 1, 2].map((i) => R[3 * i]! * x + R[3 * i + 1]! * y));
-      expect(() => ConvexHull.fromPoints(points, 'flat')).toThrow(/^flat: fewer than 4 non-coplanar points: the 9 points are coplanar$/);
+      for (let x = 0; x < 3; x++) for (let y = 0; y < 3; y++) points.push(turn(R, [x, y, 0]));
+      expect(() => ConvexHull.fromPoints(points, 'flat')).toThrow(RegExp(`^flat: ${few}: the 9 points are coplanar$`));
     });
   });
 });

@@ -49,7 +49,8 @@ function bySlices(pieces: [(t: number) => Slice, number, number][]): number[] {
     const terms = (t: number) => {
       const { z, dz, p, q, rect } = slice(t);
       const A = rect ? p * q : Math.PI * p * q;
-      const xx = rect ? (p ** 3 * q) / 12 : (Math.PI * p ** 3 * q) / 4, yy = rect ? (p * q ** 3) / 12 : (Math.PI * p * q ** 3) / 4;
+      const xx = rect ? (p ** 3 * q) / 12 : (Math.PI * p ** 3 * q) / 4;
+      const yy = rect ? (p * q ** 3) / 12 : (Math.PI * p * q ** 3) / 4;
       return [A * dz, (yy + z * z * A) * dz, (xx + z * z * A) * dz, (xx + yy) * dz];
     };
     for (let j = 0; j < 4; j++) out[j] += simpson((t) => terms(t)[j]!, t0, t1);
@@ -69,7 +70,8 @@ function icosphere(levels: number, R: number): { vertices: number[]; triangles: 
   const v: number[][] = [[-1, g, 0], [1, g, 0], [-1, -g, 0], [1, -g, 0], [0, -1, g], [0, 1, g], [0, -1, -g], [0, 1, -g],
     [g, 0, -1], [g, 0, 1], [-g, 0, -1], [-g, 0, 1]];
   let t = [[0, 11, 5], [0, 5, 1], [0, 1, 7], [0, 7, 10], [0, 10, 11], [1, 5, 9], [5, 11, 4], [11, 10, 2], [10, 7, 6],
-    [7, 1, 8], [3, 9, 4], [3, 4, 2], [3, 2, 6], [3, 6, 8], [3, 8, 9], [4, 9, 5], [2, 4, 11], [6, 2, 10], [8, 6, 7], [9, 8, 1]];
+    [7, 1, 8], [3, 9, 4], [3, 4, 2], [3, 2, 6], [3, 6, 8], [3, 8, 9], [4, 9, 5], [2, 4, 11], [6, 2, 10],
+    [8, 6, 7], [9, 8, 1]];
   for (let l = 0; l < levels; l++) {
     const mid = new Map<string, number>();
     const m = (a: number, b: number) => {
@@ -99,6 +101,15 @@ function rows(q: readonly number[]): number[][] {
   return [0, 1, 2].map((i) => [R[3 * i]!, R[3 * i + 1]!, R[3 * i + 2]!]);
 }
 
+const dot = (a: readonly number[], b: readonly number[]) => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
+
+/** the 8 corners (±h_x, ±h_y, ±h_z) */
+function corners(h: readonly number[]): number[][] {
+  const out: number[][] = [];
+  for (const x of [-1, 1]) for (const y of [-1, 1]) for (const z of [-1, 1]) out.push([x * h[0]!, y * h[1]!, z * h[2]!]);
+  return out;
+}
+
 /** the inertia entries as a symmetric 3×3 */
 function tensor(I: readonly number[]): number[][] {
   return [[I[0]!, I[3]!, I[4]!], [I[3]!, I[1]!, I[5]!], [I[4]!, I[5]!, I[2]!]];
@@ -116,7 +127,8 @@ describe('mass properties of the primitives', () => {
     [{ type: 'box', size: [0.3, 0.5, 1.1] }, [[straight(0.3, 0.5, true), -0.55, 0.55]]],
     [{ type: 'cylinder', radius: 0.4, length: 1.3 }, [[straight(0.4, 0.4, false), -0.65, 0.65]]],
     [{ type: 'capsule', radius: 0.4, length: 1.3 }, [
-      [round(0.4, 0.4, 0.4, -0.65), -Math.PI / 2, 0], [straight(0.4, 0.4, false), -0.65, 0.65], [round(0.4, 0.4, 0.4, 0.65), 0, Math.PI / 2]]],
+      [round(0.4, 0.4, 0.4, -0.65), -Math.PI / 2, 0], [straight(0.4, 0.4, false), -0.65, 0.65],
+      [round(0.4, 0.4, 0.4, 0.65), 0, Math.PI / 2]]],
   ];
   for (const [shape, pieces] of cases) {
     it(`${shape.type}: the integral over its slices, centred, no products`, () => {
@@ -128,9 +140,10 @@ describe('mass properties of the primitives', () => {
 
 describe('mass properties of polyhedra', () => {
   it('a box hull: the analytic box to 1e-12, off the origin', () => {
-    const size: [number, number, number] = [0.3, 0.7, 1.9], c = [0.5, -0.2, 0.1], points: number[][] = [];
-    for (const x of [-1, 1]) for (const y of [-1, 1]) for (const z of [-1, 1]) points.push([c[0]! + x * size[0] / 2, c[1]! + y * size[1] / 2, c[2]! + z * size[2] / 2]);
-    const got = hullMassProperties(ConvexHull.fromPoints(points, 'box')), box = primitiveMassProperties({ type: 'box', size });
+    const size: [number, number, number] = [0.3, 0.7, 1.9], c = [0.5, -0.2, 0.1];
+    const points = corners(size.map((e) => e / 2)).map((p) => p.map((x, j) => x + c[j]!));
+    const got = hullMassProperties(ConvexHull.fromPoints(points, 'box'));
+    const box = primitiveMassProperties({ type: 'box', size });
     expect(Math.abs(got.volume / box.volume - 1)).toBeLessThan(1e-12);
     expectClose(got.com, c, 1e-12);
     expectClose(got.inertia, box.inertia, 1e-12, box.inertia[2]);
@@ -146,18 +159,22 @@ describe('mass properties of polyhedra', () => {
 
   it('a 64-sided prism: the exact prism to 1e-12, the cylinder within the discretization', () => {
     const N = 64, R = 0.4, L = 1.3, th = (2 * Math.PI) / N, points: number[][] = [];
-    for (let k = 0; k < N; k++) for (const z of [-L / 2, L / 2]) points.push([R * Math.cos(k * th), R * Math.sin(k * th), z]);
+    for (let k = 0; k < N; k++) {
+      for (const z of [-L / 2, L / 2]) points.push([R * Math.cos(k * th), R * Math.sin(k * th), z]);
+    }
     const got = hullMassProperties(ConvexHull.fromPoints(points, 'prism'));
     // the regular N-gon: area (N/2) R² sin θ, polar moment (N/12) R⁴ sin θ (2 + cos θ), isotropic in the plane
     const A = (N / 2) * R * R * Math.sin(th), J = (N / 12) * R ** 4 * Math.sin(th) * (2 + Math.cos(th));
     const prism = [A * L, 0, 0, 0, (J / 2) * L + (A * L ** 3) / 12, (J / 2) * L + (A * L ** 3) / 12, J * L, 0, 0, 0];
     expectClose(flat(got), prism, 1e-12, A * L);
-    // against the cylinder: volume by the area ratio (N/2π) sin θ ≈ 1 − 1.6e-3, Izz by (N/6π) sin θ (2 + cos θ)
+    // against the cylinder: volume by the area ratio (N/2π) sin θ ≈ 1 − 1.6e-3,
+    // Izz by (N/6π) sin θ (2 + cos θ)
     const cyl = primitiveMassProperties({ type: 'cylinder', radius: R, length: L });
     const ratio = (N / (2 * Math.PI)) * Math.sin(th);
     expect(Math.abs(got.volume / cyl.volume - ratio)).toBeLessThan(1e-12);
     expect(1 - ratio).toBeCloseTo(1.6056e-3, 7);
-    expect(Math.abs(got.inertia[2] / cyl.inertia[2] - (N / (6 * Math.PI)) * Math.sin(th) * (2 + Math.cos(th)))).toBeLessThan(1e-12);
+    const polar = (N / (6 * Math.PI)) * Math.sin(th) * (2 + Math.cos(th));
+    expect(Math.abs(got.inertia[2] / cyl.inertia[2] - polar)).toBeLessThan(1e-12);
     for (const k of [0, 1, 2]) {
       expect(got.inertia[k]! / cyl.inertia[k]!).toBeLessThan(1);
       expect(got.inertia[k]! / cyl.inertia[k]!).toBeGreaterThan(1 - 2 * 2 * (1 - ratio));
@@ -241,9 +258,8 @@ describe('compound bodies', () => {
     const q45 = [Math.cos(Math.PI / 8), 0, 0, Math.sin(Math.PI / 8)];
     expectClose(at(q45), [1.5 * (A + B), 1.5 * (A + B), 3 * C, 1.5 * (A - B), 0, 0], 1e-15);
     // the same box's corners turned: its hull agrees, products of inertia with the same sign
-    const R = rows(q45), corners: number[][] = [];
-    for (const x of [-0.15, 0.15]) for (const y of [-0.35, 0.35]) for (const z of [-0.95, 0.95]) corners.push(R.map((r) => r[0]! * x + r[1]! * y + r[2]! * z));
-    expectClose(hullMassProperties(ConvexHull.fromPoints(corners, 'turned')).inertia.map((x) => 3 * x), at(q45), 1e-14);
+    const R = rows(q45), turned = corners([0.15, 0.35, 0.95]).map((p) => R.map((r) => dot(r, p)));
+    expectClose(hullMassProperties(ConvexHull.fromPoints(turned, 'turned')).inertia.map((x) => 3 * x), at(q45), 1e-14);
   });
 
   it('a hull moved rigidly: the compound of the hull at that pose equals the hull of the moved points', () => {
@@ -252,7 +268,7 @@ describe('compound bodies', () => {
       let base: MassProperties;
       try { base = hullMassProperties(ConvexHull.fromPoints(points, 'cloud')); } catch { return; }
       fc.pre(base.volume > 1e-3);
-      const R = rows(q), moved = points.map((p) => R.map((r, i) => t[i]! + r[0]! * p[0]! + r[1]! * p[1]! + r[2]! * p[2]!));
+      const R = rows(q), moved = points.map((p) => R.map((r, i) => t[i]! + dot(r, p)));
       const direct = hullMassProperties(ConvexHull.fromPoints(moved, 'moved'));
       const placed = compound([{ props: base, density: 2, position: t, orientation: q }]);
       expect(Math.abs(placed.mass - 2 * direct.volume)).toBeLessThan(1e-12);
@@ -269,7 +285,8 @@ describe('compound bodies', () => {
   });
 
   it('a body whose shapes have no mass is an error naming it', () => {
-    const e = errorOf(() => compound([{ props: box(1, 1, 1), density: 0, position: [0, 0, 0], orientation: [1, 0, 0, 0] }], 'bodies[3]'));
+    const part = { props: box(1, 1, 1), density: 0, position: [0, 0, 0], orientation: [1, 0, 0, 0] };
+    const e = errorOf(() => compound([part], 'bodies[3]'));
     expect(e.message).toBe('bodies[3]: the mass of its shapes is 0 kg, not positive and finite');
   });
 });
