@@ -86,12 +86,6 @@ export class TriMesh implements TriMeshData {
     this.bvh = new Bvh(triangleBoxes(this.vertices, this.triangles));
   }
 
-  /** vertex j (0..2) of triangle t, in the shape frame, into out[o..o+2] */
-  vertexOf(out: Float64Array, o: number, t: number, j: number): void {
-    const v = 3 * this.triangles[3 * t + j]!;
-    out[o] = this.vertices[v]!; out[o + 1] = this.vertices[v + 1]!; out[o + 2] = this.vertices[v + 2]!;
-  }
-
   /** neighbours and active edges from the edges' vertex pairs; returns whether the mesh is closed */
   private connect(): boolean {
     const T = this.triangles, nt = this.triangleCount, V = this.vertexCount;
