@@ -18,7 +18,9 @@
  * FACE_COS of the face normal f is taken as −f exactly. Any other normal comes from an edge or a
  * vertex of the triangle (where the triangle's witness point lies), or from behind the triangle;
  * it is kept only when that feature is active (a border, or convex beyond the mesh's angle
- * tolerance, see ./mesh.ts). Otherwise the closest-point search saw the face from the side, and
+ * tolerance, see ./mesh.ts) and, on an edge between two triangles, lies between their two normals
+ * (a normal past a face belongs to that face: a sphere on one face near a ridge is not pushed back
+ * by the ridge). Otherwise the closest-point search saw the face from the side, and
  * the contact is taken along −f instead: the convex's support point s along −f against the face's
  * plane gives the gap f·(s − v₀) (exact for every kind, rounded ones included), and the features
  * are clipped along −f, so a box over a flat mesh gets the floor's normal at every point, over
@@ -51,22 +53,28 @@ const BARY_TOL = 1e-7;
 const SAME_POINT = 1e-9;
 /** the points of a pair are compacted whenever they pass this many (compactPoints) */
 const COMPACT_AT = 32;
+/** an edge normal this far (relative) past the arc of its faces' normals is still within it */
+const ARC_TOL = 1e-9;
 /** local triangle feature of a face point */
 const FACE = 6;
 
 /** the scratch of the mesh pairs, one per manifold (so per collider): nothing is allocated per call */
 export class MeshPairScratch {
   readonly convex = new Convex();
-  readonly triangle = new Convex();
+  readonly triangleShape = new Convex();
   /** BVH traversal stack and the triangles found, grown to the largest mesh met */
   stack: Int32Array = new Int32Array(32);
   hits: Int32Array = new Int32Array(64);
   /** the convex distance and the manifold builder */
   readonly pair = new ConvexWorkspace();
   readonly clip = new ClipWorkspace();
-  /** (9) the current triangle in world, (3) its world normal */
+  /** (9) the current triangle in world, (3) its world normal, and its index */
   readonly tri = new Float64Array(9);
   readonly face = new Float64Array(3);
+  triangle = -1;
+  /** the mesh of the pair and (9) its rotation to world */
+  mesh: TriMesh | null = null;
+  readonly rot = new Float64Array(9);
   /** (3) barycentric coordinates */
   readonly bary = new Float64Array(3);
   /** the support hull's scratch: points in the contact plane, their order, the hull, kept flags */
@@ -102,11 +110,14 @@ export function convexMesh(t: ShapeTable, a: number, b: number, m: Manifold): vo
   if (!(mesh instanceof TriMesh)) return;
   const s = scratchOf(m, mesh), first = m.count, margin = t.margin;
   loadShape(s.convex, t, a);
+  s.mesh = mesh;
+  for (let j = 0; j < 9; j++) s.rot[j] = t.rot[9 * b + j]!;
   const found = queryMesh(s, t, a, b, mesh);
   for (let h = 0; h < found; h++) {
     const k = s.hits[h]!, start = m.count;
     loadWorldTriangle(s, t, b, mesh, k);
-    loadTriangle(s.triangle, s.tri, 0, k, b);
+    loadTriangle(s.triangleShape, s.tri, 0, k, b);
+    s.triangle = k;
     triangleContacts(s, mesh.activeFlags[k]!, margin, m);
     // the triangle's features as 8 k + local, whichever builder made them
     for (let i = start; i < m.count; i++) m.featureB[i] = 8 * k + (m.featureB[i]! & 7);
@@ -167,19 +178,20 @@ function triangleContacts(s: MeshPairScratch, flags: number, margin: number, m: 
   const ws = s.pair, n = ws.normal;
   let onFace = flags === 0;
   if (!onFace) {
-    if (!convexDistance(ws, s.convex, s.triangle, margin)) return;
+    if (!convexDistance(ws, s.convex, s.triangleShape, margin)) return;
     onFace = !keepsNormal(s, flags);
   }
   if (onFace && !alongFace(s, margin)) return;
   const start = m.count;
-  clipManifold(s.clip, s.convex, s.triangle, n[0]!, n[1]!, n[2]!, ws.pA, ws.pB, ws.gap, margin, m);
+  clipManifold(s.clip, s.convex, s.triangleShape, n[0]!, n[1]!, n[2]!, ws.pA, ws.pB, ws.gap, margin, m);
   // a support point off the triangle is the contact of the triangle under it
   if (onFace) dropOutside(s, m, start);
 }
 
 /**
- * true when the normal of s.pair may stand: the face normal (then set to −f exactly) or the normal
- * of an active edge or vertex, where the triangle's witness point lies
+ * true when the normal of s.pair may stand: the face normal (then set to −f exactly), the normal of
+ * an active vertex, or of an active edge within the arc of its two faces' normals, where the
+ * triangle's witness point lies
  */
 function keepsNormal(s: MeshPairScratch, flags: number): boolean {
   const n = s.pair.normal, f = s.face;
@@ -191,7 +203,27 @@ function keepsNormal(s: MeshPairScratch, flags: number): boolean {
   barycentric(s.bary, s.tri, q[0]!, q[1]!, q[2]!);
   const local = triangleFeature(s.bary);
   if (local < 3) return (flags & (VERTEX_ACTIVE << local)) !== 0;
-  return local < FACE && (flags & (EDGE_ACTIVE << (local - 3))) !== 0;
+  return local < FACE && (flags & (EDGE_ACTIVE << (local - 3))) !== 0 && withinEdgeArc(s, local - 3);
+}
+
+/**
+ * whether the outward direction d = −n lies between the normals of the current triangle (f) and
+ * of its neighbour across edge e (g): (f × d)·c ≥ 0 and (d × g)·c ≥ 0 with c = f × g along the
+ * edge; a normal past either face belongs to that face (a border edge takes any)
+ */
+function withinEdgeArc(s: MeshPairScratch, e: number): boolean {
+  const mesh = s.mesh!, u = mesh.neighbors[3 * s.triangle + e]!;
+  if (u < 0) return true;
+  const N = mesh.triangleNormals, R = s.rot, lx = N[3 * u]!, ly = N[3 * u + 1]!, lz = N[3 * u + 2]!;
+  const gx = R[0]! * lx + R[1]! * ly + R[2]! * lz, gy = R[3]! * lx + R[4]! * ly + R[5]! * lz;
+  const gz = R[6]! * lx + R[7]! * ly + R[8]! * lz;
+  const f = s.face, fx = f[0]!, fy = f[1]!, fz = f[2]!, n = s.pair.normal;
+  const dx = -n[0]!, dy = -n[1]!, dz = -n[2]!;
+  const cx = fy * gz - fz * gy, cy = fz * gx - fx * gz, cz = fx * gy - fy * gx;
+  const a = (fy * dz - fz * dy) * cx + (fz * dx - fx * dz) * cy + (fx * dy - fy * dx) * cz;
+  const b = (dy * gz - dz * gy) * cx + (dz * gx - dx * gz) * cy + (dx * gy - dy * gx) * cz;
+  const tol = -ARC_TOL * (cx * cx + cy * cy + cz * cz);
+  return a >= tol && b >= tol;
 }
 
 /**

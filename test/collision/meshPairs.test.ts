@@ -212,6 +212,18 @@ describe('sphere on a ridge and in a valley', () => {
     }
   });
 
+  it('on one face of a ridge, near its crest, the face alone pushes (no normal past the face)', () => {
+    // a 20° ridge: a sphere sunk 0.01 into the face x < 0 near the crest is in that face's region,
+    // and the crest's closest-point normal leans back past the face's normal
+    const s = Math.tan((20 * Math.PI) / 180), r = 0.3, l = Math.hypot(1, s), f = [-s / l, 0, 1 / l];
+    const c = [-0.05 + (r - 0.01) * f[0]!, 0.3, -0.05 * s + (r - 0.01) * f[2]!];
+    expect(Math.hypot(c[0]!, c[2]!) - r).toBeLessThan(0.02);
+    const pts = contacts('sphere', [r], { p: c, q: [1, 0, 0, 0] }, tent(s));
+    expect(pts.length).toBe(1);
+    f.forEach((v, k) => expect(pts[0]!.n[k]!).toBeCloseTo(-v, 14));
+    expect(pts[0]!.gap).toBeCloseTo(-0.01, 14);
+  });
+
   it('a valley gives the two faces, never the concave edge', () => {
     const r = 0.3, s = 0.5, mesh = tent(-s), z = r * Math.hypot(1, s) - 0.01;
     const pts = contacts('sphere', [r], { p: [0, 0.2, z], q: [1, 0, 0, 0] }, mesh);
