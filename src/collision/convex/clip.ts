@@ -388,6 +388,7 @@ export function reduceManifold(m: Manifold, first: number, max = 4): void {
     // the farthest point from the deepest
     let far = -1;
     for (let i = 0; i < n; i++) {
+      if (i === deep) continue;
       const d = (SCRATCH.x[i]! - SCRATCH.x[deep]!) ** 2 + (SCRATCH.y[i]! - SCRATCH.y[deep]!) ** 2;
       if (d > far) { far = d; B[1] = B[2] = B[3] = i; }
     }
@@ -418,12 +419,14 @@ function greedyPick(n: number, deep: number, k: number): void {
   const B = SCRATCH.pick;
   let best = -1;
   for (let i = 0; i < n; i++) {
+    if (i === deep || i === B[1]) continue;
     const a = hullArea4(deep, B[1]!, i, i);
     if (a > best) { best = a; B[2] = B[3] = i; }
   }
   if (k < 4) return;
   best = -1;
   for (let i = 0; i < n; i++) {
+    if (i === deep || i === B[1] || i === B[2]) continue;
     const a = hullArea4(deep, B[1]!, B[2]!, i);
     if (a > best) { best = a; B[3] = i; }
   }
