@@ -12,7 +12,7 @@ import { Manifold } from '../../src/collision/manifold.js';
 import { boxBox, capsuleBox, sphereBox } from '../../src/collision/boxPairs.js';
 import type { PairFunction } from '../../src/collision/pairs.js';
 import {
-  type Solid, sceneOf, sdf, toWorld, rotationOf, arbPoint, arbQuat, arbRadius, arbHalf, unit,
+  type Solid, sceneOf, sdf, toWorld, rotationOf, arbPoint, arbQuat, arbRadius, arbHalf, unit, randomDirections,
 } from './geometry.js';
 import { rng } from './scenes.js';
 
@@ -88,15 +88,8 @@ function maxSeparation(a: Solid, b: Solid, extra: number[][]): number {
   return best;
 }
 
-const FIB = fibonacci(1500);
-function fibonacci(n: number): number[][] {
-  const pts: number[][] = [], g = Math.PI * (3 - Math.sqrt(5));
-  for (let i = 0; i < n; i++) {
-    const z = 1 - (2 * i + 1) / n, r = Math.sqrt(1 - z * z);
-    pts.push([r * Math.cos(g * i), r * Math.sin(g * i), z]);
-  }
-  return pts;
-}
+/** dense directions for the reference separations */
+const FIB = randomDirections(1500, 11);
 
 /** the distance of segments p0p1, q0q1 by ternary search (distance to a segment is convex along the other) */
 function segmentDistance(p0: number[], p1: number[], q0: number[], q1: number[]): number {
@@ -189,6 +182,7 @@ describe('capsule-box', () => {
       const pts = run(capsuleBox, [c, b], BIG), ref = capsuleBoxReference(c, b);
       expect(pts.length).toBeGreaterThan(0);
       expect(pts.length).toBeLessThanOrEqual(2);
+      expect(new Set(idsOf(pts)).size).toBe(pts.length);
       const g = deepest(pts).gap;
       if (ref.exact) expect(g).toBeCloseTo(ref.d, 9);
       // overlapping: the best of the 6 axes, within the face preference (1e-3 of the smallest extent)
@@ -236,7 +230,8 @@ describe('box-box at random poses', () => {
         expect(g).toBeGreaterThan(d - 1e-9);
         if (g < d + 1e-9) exact++;
       }
-      // every normal is one normal; no gap is below the support separation along it
+      // distinct names; every normal is one normal; no gap is below the support separation along it
+      expect(new Set(idsOf(pts)).size).toBe(pts.length);
       for (const p of pts) p.n.forEach((v, k) => expect(v).toBeCloseTo(pts[0]!.n[k]!, 14));
       expect(separationOf(a, b, pts[0]!.n)).toBeLessThan(g + 1e-12);
       expectOnSurfaces(a, b, pts, 1e-9);
@@ -300,8 +295,13 @@ describe('box resting on a box', () => {
       expect(corners.some((c) => Math.hypot(c[0]! - p.p[0]!, c[1]! - p.p[1]!) < 1e-14)).toBe(true);
       expect(p.fa).toBe(25);
     }
-    const ids = idsOf(pts), r = rng(7), m = new Manifold();
-    for (let i = 0; i < 1000; i++) expect(idsOf(run(boxBox, [ground, perturbed(top, r, 1e-4, 1e-3)], 0.02, m))).toEqual(ids);
+    const ids = idsOf(pts), flipped = idsOf(pts.map((p) => ({ ...p, fa: p.fb, fb: p.fa }))), r = rng(7), m = new Manifold();
+    for (let i = 0; i < 1000; i++) {
+      const moved = perturbed(top, r, 1e-4, 1e-3);
+      expect(idsOf(run(boxBox, [ground, moved], 0.02, m))).toEqual(ids);
+      // the small box first: its face may be the reference, the names stay
+      expect(idsOf(run(boxBox, [moved, ground], 0.02, m))).toEqual(flipped);
+    }
   });
 
   it('equal cubes stacked flush: 4 (vertex, vertex) points, stable under 1000 perturbations in either order', () => {
@@ -318,6 +318,10 @@ describe('box resting on a box', () => {
       const lo = perturbed(cube, r, 1e-4, 1e-3), hi = perturbed(up, r, 1e-4, 1e-3);
       expect(idsOf(run(boxBox, [lo, hi], 0.02))).toEqual(ids);
       expect(idsOf(run(boxBox, [hi, lo], 0.02))).toEqual(flipped);
+    }
+    // larger motions too: 1 mm and 10 mrad
+    for (let i = 0; i < 1000; i++) {
+      expect(idsOf(run(boxBox, [perturbed(cube, r, 1e-3, 1e-2), perturbed(up, r, 1e-3, 1e-2)], 0.02))).toEqual(ids);
     }
   });
 
