@@ -325,6 +325,33 @@ describe('box resting on a box', () => {
     }
   });
 
+  it('equal cubes flush, both turned alike (up to 1e-15): the points stay on the corners through rounding', () => {
+    const r = rng(10);
+    for (let i = 0; i < 200; i++) {
+      const th = 2 * Math.PI * r(), q = turn([0, 0, 1], th), lo: Solid = { ...cube, q };
+      const up = perturbed({ ...cube, p: [0, 0, 0.999], q }, r, 1e-15, 1e-15);
+      const pts = run(boxBox, [lo, up], 0.02);
+      expect(pts).toHaveLength(4);
+      for (const p of pts) {
+        // in the cubes' frame each point is a corner (±0.5, ±0.5)
+        const x = Math.cos(th) * p.p[0]! + Math.sin(th) * p.p[1]!, y = -Math.sin(th) * p.p[0]! + Math.cos(th) * p.p[1]!;
+        expect(Math.abs(Math.abs(x) - 0.5)).toBeLessThan(1e-12);
+        expect(Math.abs(Math.abs(y) - 0.5)).toBeLessThan(1e-12);
+      }
+    }
+  });
+
+  it('equal cubes at rounding-level poses of a simulated stack: the points on the corners', () => {
+    // sides lying on side lines: rounding makes crossings anywhere along them; the corners stand
+    const lo: Solid = { ...cube, p: [8.677918352569135e-15, -1.1982638246315342e-14, 0.4999999999999948],
+      q: [1, -1.6842395999132843e-16, 5.121598724168819e-15, -1.1585177261964847e-14] };
+    const up: Solid = { ...cube, p: [-1.42048089728275e-14, -1.0272781877253211e-14, 1.4999999999999822],
+      q: [1, 9.284928412908101e-15, 8.326157272498542e-15, -3.271880225286385e-16] };
+    const pts = run(boxBox, [lo, up], 0.02);
+    expect(idsOf(pts)).toEqual(['4,0', '5,1', '6,2', '7,3']);
+    for (const p of pts) for (let k = 0; k < 2; k++) expect(Math.abs(Math.abs(p.p[k]!) - 0.5)).toBeLessThan(1e-12);
+  });
+
   it('equal cubes offset: the overlap rectangle corners, stable ids', () => {
     const up: Solid = { ...cube, p: [0.3, 0.1, 0.999] };
     const pts = run(boxBox, [cube, up], 0.02);

@@ -19,7 +19,11 @@
  * incident edge's own id as its "face". TOL is CLUSTER times the shortest edge of the two features.
  * So a corner of a box resting flush on an equal box is (vertex, vertex) whether the clipping makes
  * it from the upper box's vertex, from the lower's, or from two crossing edges: a small motion
- * never renames it. Points of one name (they lie within TOL of each other) merge into the deepest.
+ * never renames it. Points of one name lie within TOL of each other; the outermost (farthest from
+ * the polygon's centroid) stands for them: it is the polygon's corner, where the others are points
+ * that rounding makes along a side lying on a side line (their depths differ by at most TOL times
+ * the tilt). Points within TOL of the chord of their neighbours and farther than 2 TOL from both
+ * are dropped: they add almost no area.
  */
 import type { Manifold } from '../manifold.js';
 import type { Convex } from './convex.js';
@@ -288,16 +292,21 @@ export function clipFeatures(ws: ClipWorkspace, ref: FeaturePolygon, inc: Featur
   if (n === 2) n = clipSegment(ws, ref.count);
   else for (let k = 0; k < ref.count && n > 0; k++) n = clipSide(ws, n, k);
   markCollinear(ws, n, tol);
-  // name the points within the margin; merge those of one name into the deepest
-  let kept = 0;
+  // the centroid of the clipped polygon
   const ax = ws.ax, ay = ws.ay, az = ws.az;
+  let cx = 0, cy = 0;
+  for (let i = 0; i < n; i++) { cx += ax[i]!; cy += ay[i]!; }
+  cx /= n; cy /= n;
+  // name the points within the margin; of one name keep the outermost (a corner of the polygon, not
+  // a point the clipping made along a side it runs on), the first of equals
+  let kept = 0;
   for (let i = 0; i < n; i++) {
     const g = az[i]! / dw;
     if (!(g < margin) || ws.drop[i] === 1) continue;
     const r = referenceId(ws, ref, ax[i]!, ay[i]!, tol), c = incidentId(ws, inc, ax[i]!, ay[i]!, tol);
     let j = 0;
     while (j < kept && (ws.idr[j] !== r || ws.idi[j] !== c)) j++;
-    if (j < kept && az[j]! <= az[i]!) continue;
+    if (j < kept && (ax[j]! - cx) ** 2 + (ay[j]! - cy) ** 2 >= (ax[i]! - cx) ** 2 + (ay[i]! - cy) ** 2) continue;
     ax[j] = ax[i]!; ay[j] = ay[i]!; az[j] = az[i]!; ws.idr[j] = r; ws.idi[j] = c;
     if (j === kept) kept++;
   }
