@@ -373,7 +373,7 @@ function overlapAxis(t: ShapeTable, b: number, h: number): number {
   const ax = Math.abs(S[17]!), ay = Math.abs(S[18]!), az = Math.abs(S[19]!);
   if (face) { const j = ax >= ay && ax >= az ? 0 : ay >= az ? 1 : 2; fb = BOX_FACE + 2 * j + ((v >> j) & 1); }
   else { const j = ax <= ay && ax <= az ? 0 : ay <= az ? 1 : 2; fb = boxEdgeId(v & ~(1 << j), v | (1 << j)); }
-  return ((Math.abs(un) < 1e-12 ? 2 : end) << 8) | fb;
+  return ((h === 0 ? 0 : Math.abs(un) < 1e-12 ? 2 : end) << 8) | fb;
 }
 
 /**
