@@ -19,7 +19,11 @@
  * allocated over the timed updates (heap used before and after, no collection between; needs
  * --expose-gc for the collection before) and the heap growth after a collection.
  *
- *   node --expose-gc dist/bench/broadphase.js [--quick] [--updates n]
+ * With `--heap n`, the tree alone runs n updates of each scene after as many of warm-up: the bytes
+ * allocated per update (the heap used just before and after each update, less what reading it
+ * costs; an update during which a collection ran is skipped) and the heap's growth over the run.
+ *
+ *   node --expose-gc dist/bench/broadphase.js [--quick] [--updates n] [--only prefix] [--heap n]
  */
 import { performance } from 'node:perf_hooks';
 import { ShapeTable, type ShapeDesc } from '../src/collision/shapes.js';
@@ -42,12 +46,12 @@ interface Scene {
 
 interface Broad { update(): void; pairCount: number }
 
-/** a deterministic generator in [0, 1) */
+/** a deterministic generator in [0, 1), its state in a typed array so that drawing allocates nothing */
 function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
+  const x = Uint32Array.of(seed >>> 0 || 1);
   return () => {
-    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
-    return x / 2 ** 32;
+    x[0] ^= x[0]! << 13; x[0] ^= x[0]! >>> 17; x[0] ^= x[0]! << 5;
+    return x[0]! / 2 ** 32;
   };
 }
 
@@ -163,6 +167,8 @@ function main(): void {
   ];
   // the scene's own motion and the timing allocate too: a broadphase that does nothing gives the baseline
   const none: Broad = { pairCount: 0, update: () => undefined };
+  const heap = args.indexOf('--heap');
+  if (heap >= 0) { heapRun(scenes, Number(args[heap + 1])); return; }
   const kinds: [string, (t: ShapeTable) => Broad][] = [['sap', (t) => new SweepAndPrune(t)], ['tree', (t) => new Broadphase(t)]];
   console.log('scene            broadphase  ms/update  cpu ms/update   pairs   alloc B/update  heap growth B');
   for (const makeScene of scenes) {
@@ -196,6 +202,42 @@ function collideShare(updates: number): void {
   const c = median(whole), tr = median(tree), sw = median(sweep), rest = c - tr;
   console.log(`\ncollide() on pile 1000: ${c.toFixed(3)} ms with the tree (${out.count} contacts); tree ${tr.toFixed(3)} ms`
     + ` = ${((100 * tr) / c).toFixed(0)}%; sweep ${sw.toFixed(3)} ms = ${((100 * sw) / (rest + sw)).toFixed(0)}% in its place`);
+}
+
+/** the heap used now, bytes */
+const heapUsed = (): number => process.memoryUsage().heapUsed;
+
+/**
+ * the tree alone, n updates per scene: the heap used after each update less before it (which
+ * includes reading the heap: that alone is measured first) and the heap's growth after a collection
+ */
+function heapRun(scenes: (() => Scene)[], n: number): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run node with --expose-gc');
+  const cost: number[] = [];
+  for (let k = 0; k < 1000; k++) { const h = heapUsed(); cost.push(heapUsed() - h); }
+  const read = median(cost);
+  console.log(`heap used around each update, B (reading it alone: ${read} B; a collection's updates left out)`);
+  console.log('scene            updates          median            mean  heap growth B');
+  for (const makeScene of scenes) {
+    const scene = makeScene(), t = new ShapeTable(scene.shapes, scene.margin), bp = new Broadphase(t);
+    for (let k = 0; k < n; k++) { scene.advance(); t.updatePoses(scene.q); bp.update(); }
+    gc();
+    const start = heapUsed();
+    const deltas: number[] = [];
+    for (let k = 0; k < n; k++) {
+      scene.advance(); t.updatePoses(scene.q);
+      const h = heapUsed();
+      bp.update();
+      const d = heapUsed() - h;
+      if (d >= 0) deltas.push(d);
+    }
+    gc();
+    const growth = heapUsed() - start;
+    const mean = deltas.reduce((a, b) => a + b, 0) / deltas.length;
+    console.log([scene.name.padEnd(16), String(n).padStart(7), String(median(deltas)).padStart(15),
+      mean.toFixed(1).padStart(15), String(growth).padStart(14)].join(' '));
+  }
 }
 
 main();
