@@ -61,6 +61,9 @@ export class ClipWorkspace {
   bx = new Float64Array(32); by = new Float64Array(32); bz = new Float64Array(32);
   /** the kept points' ids (reference, incident), and the points dropped as collinear */
   idr = new Int32Array(32); idi = new Int32Array(32); drop = new Uint8Array(32);
+  /** the shortest edges of the reference and incident features (written, not returned: a returned
+   * double would be boxed on the heap) */
+  readonly shortest = new Float64Array(2);
   /** closest-segment parameters and the closest pair of closestEdges */
   readonly st = new Float64Array(2);
   readonly pq = new Float64Array(6);
@@ -81,8 +84,8 @@ export class ClipWorkspace {
   }
 }
 
-/** the reference frame and polygon of face ref into ws; the shortest edge length */
-function setReference(ws: ClipWorkspace, ref: FeaturePolygon): number {
+/** the reference frame and polygon of face ref into ws; its shortest edge into ws.shortest[0] */
+function setReference(ws: ClipWorkspace, ref: FeaturePolygon): void {
   const P = ref.xyz, n = ref.count, o = ws.o, u = ws.u, v = ws.v, w = ws.w;
   o[0] = P[0]!; o[1] = P[1]!; o[2] = P[2]!;
   w[0] = ref.normal[0]!; w[1] = ref.normal[1]!; w[2] = ref.normal[2]!;
@@ -106,11 +109,11 @@ function setReference(ws: ClipWorkspace, ref: FeaturePolygon): number {
     if (l < shortest) shortest = l;
     ws.sx[k] = ey / l; ws.sy[k] = -ex / l; ws.sc[k] = (ey * ws.rx[k]! - ex * ws.ry[k]!) / l;
   }
-  return shortest;
+  ws.shortest[0] = shortest;
 }
 
-/** the incident feature into the frame: (x, y) into ix, iy and the clip buffer a; its shortest edge */
-function setIncident(ws: ClipWorkspace, inc: FeaturePolygon): number {
+/** the incident feature into the frame: (x, y) into ix, iy and the clip buffer a; its shortest edge into ws.shortest[1] */
+function setIncident(ws: ClipWorkspace, inc: FeaturePolygon): void {
   const P = inc.xyz, n = inc.count, o = ws.o, u = ws.u, v = ws.v, w = ws.w;
   for (let k = 0; k < n; k++) {
     const dx = P[3 * k]! - o[0]!, dy = P[3 * k + 1]! - o[1]!, dz = P[3 * k + 2]! - o[2]!;
@@ -122,10 +125,11 @@ function setIncident(ws: ClipWorkspace, inc: FeaturePolygon): number {
   const edges = n === 2 ? 1 : n;
   for (let k = 0; k < edges; k++) {
     const k1 = k + 1 === n ? 0 : k + 1;
-    const l = Math.hypot(P[3 * k1]! - P[3 * k]!, P[3 * k1 + 1]! - P[3 * k + 1]!, P[3 * k1 + 2]! - P[3 * k + 2]!);
-    if (l < shortest) shortest = l;
+    const ex = P[3 * k1]! - P[3 * k]!, ey = P[3 * k1 + 1]! - P[3 * k + 1]!, ez = P[3 * k1 + 2]! - P[3 * k + 2]!;
+    const l2 = ex * ex + ey * ey + ez * ez;
+    if (l2 < shortest) shortest = l2;
   }
-  return shortest;
+  ws.shortest[1] = Math.sqrt(shortest);
 }
 
 /** clips the polygon in buffer a (count n) by side line k into buffer b; the new count (then swapped into a) */
@@ -286,7 +290,9 @@ export function clipFeatures(ws: ClipWorkspace, ref: FeaturePolygon, inc: Featur
   const dw = dx * w[0]! + dy * w[1]! + dz * w[2]!;
   if (!(dw >= MIN_COS)) return 0;
   ws.reserve(ref.count, inc.count);
-  const tol = CLUSTER * Math.min(setReference(ws, ref), setIncident(ws, inc));
+  setReference(ws, ref);
+  setIncident(ws, inc);
+  const tol = CLUSTER * Math.min(ws.shortest[0]!, ws.shortest[1]!);
   // clip
   let n = inc.count;
   if (n === 2) n = clipSegment(ws, ref.count);

@@ -84,24 +84,35 @@ export class FeaturePolygon {
 }
 
 /**
+ * the vertex ids of each box face (index 2·axis + (s > 0)) counter-clockwise about its outward
+ * normal s·e_axis: corners (−,−), (+,−), (+,+), (−,+) in the next two axes (j, k), e_j × e_k = e_axis,
+ * reversed in j for s < 0; and the ids of the edges from each corner to the next
+ */
+const FACE_VERTICES = new Int32Array(24);
+const FACE_EDGES = new Int32Array(24);
+for (let f = 0; f < 6; f++) {
+  const axis = f >> 1, s = f & 1 ? 1 : -1, j = (axis + 1) % 3, k = (axis + 2) % 3;
+  for (let c = 0; c < 4; c++) {
+    const cj = c === 1 || c === 2 ? 1 : -1, ck = c >= 2 ? 1 : -1, sj = s > 0 ? cj : -cj;
+    FACE_VERTICES[4 * f + c] = (s > 0 ? 1 << axis : 0) | (sj > 0 ? 1 << j : 0) | (ck > 0 ? 1 << k : 0);
+  }
+  for (let c = 0; c < 4; c++) FACE_EDGES[4 * f + c] = boxEdgeId(FACE_VERTICES[4 * f + c]!, FACE_VERTICES[4 * f + ((c + 1) & 3)]!);
+}
+
+/**
  * the face of the box (centre p[po..], rotation R[ro..], half extents h) whose outward normal is
  * s·e_axis, into out: its four vertices counter-clockwise about that normal, their ids, its edges
  * and its id
  */
 export function boxFace(out: FeaturePolygon, p: Float64Array, R: Float64Array,
   hx: number, hy: number, hz: number, axis: number, s: number, po = 0, ro = 0): void {
-  const j = (axis + 1) % 3;
-  out.count = 4; out.id = BOX_FACE + 2 * axis + (s > 0 ? 1 : 0);
-  // corners (−,−), (+,−), (+,+), (−,+) in (j, k): counter-clockwise about +e_axis (e_j × e_k = e_axis)
+  const f = 2 * axis + (s > 0 ? 1 : 0);
+  out.count = 4; out.id = BOX_FACE + f;
   for (let c = 0; c < 4; c++) {
-    const cj = c === 1 || c === 2 ? 1 : -1, ck = c >= 2 ? 1 : -1;
-    const sj = s > 0 ? cj : -cj;
-    const l0 = axis === 0 ? s : j === 0 ? sj : ck, l1 = axis === 1 ? s : j === 1 ? sj : ck;
-    const l2 = axis === 2 ? s : j === 2 ? sj : ck;
-    const id = (l0 > 0 ? 1 : 0) | (l1 > 0 ? 2 : 0) | (l2 > 0 ? 4 : 0);
-    out.setLocal(c, p, R, l0 * hx, l1 * hy, l2 * hz, id, po, ro);
+    const v = FACE_VERTICES[4 * f + c]!;
+    out.setLocal(c, p, R, v & 1 ? hx : -hx, v & 2 ? hy : -hy, v & 4 ? hz : -hz, v, po, ro);
+    out.edgeId[c] = FACE_EDGES[4 * f + c]!;
   }
-  for (let c = 0; c < 4; c++) out.edgeId[c] = boxEdgeId(out.vertexId[c]!, out.vertexId[(c + 1) & 3]!);
   out.setNormal(R, axis === 0 ? s : 0, axis === 1 ? s : 0, axis === 2 ? s : 0, ro);
 }
 
