@@ -106,6 +106,8 @@ function setReference(ws: ClipWorkspace, ref: FeaturePolygon): void {
   for (let k = 0; k < n; k++) {
     const k1 = k + 1 === n ? 0 : k + 1, ex = ws.rx[k1]! - ws.rx[k]!, ey = ws.ry[k1]! - ws.ry[k]!;
     const l = Math.sqrt(ex * ex + ey * ey);
+    // (an edge of no length clips nothing)
+    if (!(l > 0)) { ws.sx[k] = 0; ws.sy[k] = 0; ws.sc[k] = 1; continue; }
     if (l < shortest) shortest = l;
     ws.sx[k] = ey / l; ws.sy[k] = -ex / l; ws.sc[k] = (ey * ws.rx[k]! - ex * ws.ry[k]!) / l;
   }

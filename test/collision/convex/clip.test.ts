@@ -7,11 +7,12 @@
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { ShapeTable } from '../../../src/collision/shapes.js';
+import { HULL, ShapeTable } from '../../../src/collision/shapes.js';
 import { Manifold } from '../../../src/collision/manifold.js';
 import { Convex, loadShape, loadTriangle } from '../../../src/collision/convex/convex.js';
 import { ClipWorkspace, clipManifold, reduceManifold } from '../../../src/collision/convex/clip.js';
 import { boxBox } from '../../../src/collision/boxPairs.js';
+import { ConvexHull } from '../../../src/collision/hull.js';
 import { type Solid, sceneOf } from '../geometry.js';
 
 /** twice the area of the convex hull of 2D points (monotone chain) */
@@ -127,6 +128,30 @@ describe('clipManifold', () => {
     boxBox(t, 0, 1, ref);
     expect(pointsOf(m)).toEqual(pointsOf(ref));
     expect(m.count).toBe(4);
+  });
+
+  it('a box resting on a hull: the corners of the box on the hull\'s top face', () => {
+    const pts8: number[][] = [];
+    for (let v = 0; v < 8; v++) pts8.push([v & 1 ? 1 : -1, v & 2 ? 1 : -1, v & 4 ? 0.5 : -0.5]);
+    const hull = ConvexHull.fromPoints(pts8, 'slab');
+    const top3: Solid = { kind: 'box', params: [0.3, 0.2, 0.25], p: [0.1, -0.2, 0.749], q: [Math.cos(0.15), 0, 0, Math.sin(0.15)] };
+    const { A: boxA, B } = views([{ kind: 'box', params: [1, 1, 0.5], p: [0, 0, 0], q: I }, top3]);
+    const H = new Convex();
+    H.kind = HULL; H.hull = hull; H.shape = 0; H.R.set([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+    const m = new Manifold(), ref = new Manifold();
+    clipManifold(ws, H, B, 0, 0, 1, NONE, NONE, -0.001, 0.05, m);
+    const V = hull.vertexCount;
+    let top = -1;
+    for (let f = 0; f < hull.faceCount; f++) if (hull.faceNormals[3 * f + 2]! > 0.5) top = f;
+    expect(m.count).toBe(4);
+    clipManifold(ws, boxA, B, 0, 0, 1, NONE, NONE, -0.001, 0.05, ref);
+    const a = pointsOf(m), b = pointsOf(ref);
+    for (let i = 0; i < 4; i++) {
+      expect(a[i]!.fa).toBe(V + V * V + top);
+      expect(a[i]!.fb).toBe(b[i]!.fb);
+      expect(a[i]!.gap).toBeCloseTo(-0.001, 14);
+      a[i]!.p.forEach((x, k) => expect(x).toBeCloseTo(b[i]!.p[k]!, 14));
+    }
   });
 
   it('a cylinder standing on a box: its cap polygon clipped and reduced to 4 rim points', () => {
