@@ -18,8 +18,9 @@
  * faces only when it separates more by EDGE_REL of the face's overlap plus FACE_BIAS, so a resting
  * box keeps its reference face (after Box2D's b2CollidePolygons and ODE's dBoxBox). Face contact:
  * the incident face is the other box's face most anti-parallel to the reference normal, clipped
- * against the reference face (./convex/clip.ts), at most 4 points. Edge contact: one point at the
- * closest points of the two edges.
+ * against the reference face (./convex/clip.ts), at most 4 points; boxes apart whose faces do not
+ * overlap along the normal get one point at the closest points of the two faces' edges. Edge
+ * contact: one point at the closest points of the two edges.
  *
  * Feature ids (./convex/features.ts): a box's vertex k (0..7, bit j set: + along axis j), edge
  * 8 + 4a + bits (along axis a; bits 0 and 1: the signs of axes a+1, a+2) and face 20 + 2a + (s > 0).
