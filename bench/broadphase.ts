@@ -15,13 +15,16 @@
  * time is collide's less the tree's; the sweep's share is what it would be in its place).
  *
  * Each broadphase runs 40 updates of warm-up, then `updates` timed updates (the poses are computed
- * outside the timing); the report is the median ms per update, the pairs, and the heap: the bytes
- * allocated over the timed updates (heap used before and after, no collection between; needs
- * --expose-gc for the collection before) and the heap growth after a collection.
+ * outside the timing): the median wall ms per update and the mean CPU ms per update (the process's,
+ * so the collector's and compiler's threads count; the machine may be shared, and then the wall
+ * time is the noisier), the pairs, the bytes allocated per update in a second, untimed run (less
+ * what the scene's own motion allocates, measured with a broadphase that does nothing) and the heap
+ * growth after a collection (needs --expose-gc).
  *
- * With `--heap n`, the tree alone runs n updates of each scene after as many of warm-up: the bytes
- * allocated per update (the heap used just before and after each update, less what reading it
- * costs; an update during which a collection ran is skipped) and the heap's growth over the run.
+ * With `--heap n`, the tree alone runs n updates of each scene after as many of warm-up: the heap
+ * used just after each update less just before it (median and mean; updates during which a
+ * collection ran are left out; reading the heap alone is measured first) and the heap's growth
+ * over the run.
  *
  *   node --expose-gc dist/bench/broadphase.js [--quick] [--updates n] [--only prefix] [--heap n]
  */
