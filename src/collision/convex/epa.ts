@@ -39,6 +39,8 @@ const MAX_FACES = 2 * MAX_VERTICES;
 const MAX_HORIZON = MAX_FACES;
 /** the nearest face is on D's boundary when the support passes it by less than this × scale */
 const EPA_TOL = 1e-10;
+/** a face sees a point more than this × scale above its plane (above rounding, well below EPA_TOL) */
+const SEE_TOL = 1e-13;
 /** a new face nearer to the origin than the face it replaces by more than this × scale is a fold */
 const RECEDE_TOL = 1e-10;
 /** a point raises the polytope's dimension when farther than this × scale from its span */
@@ -125,20 +127,17 @@ export function epa(ws: EpaWorkspace, A: Convex, B: Convex, g: GjkWorkspace): nu
     if (ww > ws.scale * ws.scale) ws.scale = Math.sqrt(ww);
     const reach = nx * ws.W[3 * p]! + ny * ws.W[3 * p + 1]! + nz * ws.W[3 * p + 2]! - ws.fd[f]!;
     // the face is on D's boundary
-    ws.bracket = reach;
     if (!(reach > EPA_TOL * ws.scale)) break;
     ws.nv++;
     if (!expand(ws, f, p)) break;
     f = nearestFace(ws);
   }
   ws.iterations = it;
-  // stopped by the vertex bound: the last nearest face's bracket
-  if (ws.nv === MAX_VERTICES) {
-    const o = 3 * f, t = ws.tw;
-    minkowskiSupport(t, ws.ta, ws.tb, ws.ti, ws.ti, 0, A, B, ws.fn[o]!, ws.fn[o + 1]!, ws.fn[o + 2]!);
-    ws.bracket = ws.fn[o]! * t[0]! + ws.fn[o + 1]! * t[1]! + ws.fn[o + 2]! * t[2]! - ws.fd[f]!;
-  }
   faceResult(ws, f);
+  // the bracket of the result: D's support along the normal, past the face
+  const n = ws.normal, t = ws.tw;
+  minkowskiSupport(t, ws.ta, ws.tb, ws.ti, ws.ti, 0, A, B, n[0]!, n[1]!, n[2]!);
+  ws.bracket = n[0]! * t[0]! + n[1]! * t[1]! + n[2]! * t[2]! - ws.depth;
   return ws.status;
 }
 
@@ -350,7 +349,7 @@ function silhouette(ws: EpaWorkspace, g: number, e: number, p: number): void {
   const W = ws.W, o = 3 * g, a = ws.fv[o]!;
   const s = ws.fn[o]! * (W[3 * p]! - W[3 * a]!) + ws.fn[o + 1]! * (W[3 * p + 1]! - W[3 * a + 1]!)
     + ws.fn[o + 2]! * (W[3 * p + 2]! - W[3 * a + 2]!);
-  if (s > EPA_TOL * ws.scale) {
+  if (s > SEE_TOL * ws.scale) {
     kill(ws, g);
     const e1 = (e + 1) % 3, e2 = (e + 2) % 3;
     silhouette(ws, ws.adj[o + e1]!, ws.adjEdge[o + e1]!, p);
@@ -372,24 +371,46 @@ function horizonIsLoop(ws: EpaWorkspace): boolean {
   return true;
 }
 
-/** depth, normal and witnesses from face f: the barycentric weights of the origin's projection d n */
-function faceResult(ws: EpaWorkspace, f: number): void {
+/**
+ * the barycentric weights of the origin's projection d n on face f into ws.lam (twice the signed
+ * areas of the sub-triangles along n, over twice the face's area); returns the corner of the most
+ * negative weight, −1 when the projection is on the face
+ */
+function faceWeights(ws: EpaWorkspace, f: number): number {
   const W = ws.W, o = 3 * f, i = ws.fv[o]!, j = ws.fv[o + 1]!, k = ws.fv[o + 2]!, d = ws.fd[f]!;
   const nx = ws.fn[o]!, ny = ws.fn[o + 1]!, nz = ws.fn[o + 2]!;
   const ax = W[3 * i]!, ay = W[3 * i + 1]!, az = W[3 * i + 2]!;
   const ux = W[3 * j]! - ax, uy = W[3 * j + 1]! - ay, uz = W[3 * j + 2]! - az;
   const vx = W[3 * k]! - ax, vy = W[3 * k + 1]! - ay, vz = W[3 * k + 2]! - az;
   const px = d * nx - ax, py = d * ny - ay, pz = d * nz - az;
-  // twice the signed areas of the sub-triangles along n, over twice the face's area
   const area = nx * (uy * vz - uz * vy) + ny * (uz * vx - ux * vz) + nz * (ux * vy - uy * vx);
-  let lj = (nx * (py * vz - pz * vy) + ny * (pz * vx - px * vz) + nz * (px * vy - py * vx)) / area;
-  let lk = (nx * (uy * pz - uz * py) + ny * (uz * px - ux * pz) + nz * (ux * py - uy * px)) / area;
-  let li = 1 - lj - lk;
-  // a projection just outside the face (rounding) is pulled back onto it
-  li = li > 0 ? li : 0; lj = lj > 0 ? lj : 0; lk = lk > 0 ? lk : 0;
+  const lj = (nx * (py * vz - pz * vy) + ny * (pz * vx - px * vz) + nz * (px * vy - py * vx)) / area;
+  const lk = (nx * (uy * pz - uz * py) + ny * (uz * px - ux * pz) + nz * (ux * py - uy * px)) / area;
+  const l = ws.lam;
+  l[0] = 1 - lj - lk; l[1] = lj; l[2] = lk;
+  const c = l[0]! <= l[1]! ? (l[0]! <= l[2]! ? 0 : 2) : l[1]! <= l[2]! ? 1 : 2;
+  return l[c]! < 0 ? c : -1;
+}
+
+/**
+ * depth, normal and witnesses from face f. A projection outside f (where D's face is split into
+ * coplanar triangles, the nearest need not hold it) moves to the neighbour across the edge
+ * opposite the negative weight while that neighbour is coplanar (its distance within tolerance);
+ * what remains outside (rounding) is pulled back onto the face.
+ */
+function faceResult(ws: EpaWorkspace, f: number): void {
+  const tol = EPA_TOL * ws.scale;
+  let c = faceWeights(ws, f);
+  for (let step = 0; step < 8 && c >= 0; step++) {
+    const g = ws.adj[3 * f + (c + 1) % 3]!;
+    if (ws.alive[g] === 0 || !(Math.abs(ws.fd[g]! - ws.fd[f]!) <= tol)) break;
+    f = g; c = faceWeights(ws, f);
+  }
+  const o = 3 * f, l = ws.lam;
+  let li = l[0]! > 0 ? l[0]! : 0, lj = l[1]! > 0 ? l[1]! : 0, lk = l[2]! > 0 ? l[2]! : 0;
   const s = li + lj + lk;
   if (s > 0) { li /= s; lj /= s; lk /= s; } else { li = 1; lj = 0; lk = 0; }
-  witnesses(ws, i, j, k, li, lj, lk);
-  ws.normal[0] = nx; ws.normal[1] = ny; ws.normal[2] = nz;
-  ws.depth = d; ws.status = EPA_SOLID;
+  witnesses(ws, ws.fv[o]!, ws.fv[o + 1]!, ws.fv[o + 2]!, li, lj, lk);
+  ws.normal[0] = ws.fn[o]!; ws.normal[1] = ws.fn[o + 1]!; ws.normal[2] = ws.fn[o + 2]!;
+  ws.depth = ws.fd[f]!; ws.status = EPA_SOLID;
 }

@@ -22,9 +22,11 @@
 import { supportCore, TRIANGLE, type Convex } from './convex.js';
 
 /** GJK stops when the upper and lower distance bounds agree to this × the scale of D */
-const DIST_TOL = 1e-12;
+const DIST_TOL = 1e-14;
 /** a closest point of D nearer than this × the scale of D to the origin counts as overlap */
 const OVERLAP_TOL = 1e-10;
+/** relative change of |v|² within rounding */
+const STALL = 1e-14;
 /** iteration bound (polytopes converge in a handful; smooth shapes within this to DIST_TOL) */
 const MAX_ITER = 64;
 /** a triangle or tetrahedron whose squared sine (area² or volume² relative to its edges) is below this is flat */
@@ -137,13 +139,17 @@ export function gjk(ws: GjkWorkspace, A: Convex, B: Convex, limit = Infinity): n
     if (vw > 0 && vw * vw > limit2 * vv) { ws.status = GJK_BEYOND; ws.distance = vw / Math.sqrt(vv); break; }
     // the bounds agree, or w is already a simplex point: converged
     if (vv - vw <= DIST_TOL * Math.sqrt(vv * ws.scale2) || inSimplex(ws, o)) break;
-    // the closest point of simplex ∪ {w}; a step that does not improve is undone
+    // the closest point of simplex ∪ {w}; a step that moves away (rounding) is undone
     ws.save();
     ws.count++;
     if (reduceSimplex(ws) === 15) { ws.status = GJK_OVERLAP; break; }
     const nv = closestOf(ws);
-    if (nv >= vv) { ws.restore(); reduceSimplex(ws); break; }
+    if (nv > vv * (1 + STALL)) { ws.restore(); reduceSimplex(ws); break; }
+    // a step that no longer shortens v, to rounding, ends the loop on the new simplex: its v may
+    // still turn (a foot found inside a face of D only moves v by lateral² ≪ rounding of |v|²)
+    const stalled = nv >= vv * (1 - STALL);
     vv = nv; vx = ws.v[0]!; vy = ws.v[1]!; vz = ws.v[2]!;
+    if (stalled) break;
   }
   ws.iterations = it;
   finish(ws);
