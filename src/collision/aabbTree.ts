@@ -129,7 +129,8 @@ export class AabbTree {
     while (stack.length > 0) {
       const node = stack.pop()!;
       if (this.child1[node] === NULL_NODE) continue;
-      sum += this.area(node);
+      this.unionArea(node, node);
+      sum += this.span[0]!;
       stack.push(this.child1[node]!, this.child2[node]!);
     }
     return sum;
@@ -157,7 +158,9 @@ export class AabbTree {
 
   /** the node whose pairing with the leaf adds least to the tree's cost, by a greedy bounded descent */
   private bestSibling(leaf: number): number {
-    const c1s = this.child1, c2s = this.child2, span = this.span, areaL = this.area(leaf);
+    const c1s = this.child1, c2s = this.child2, span = this.span;
+    this.unionArea(leaf, leaf);
+    const areaL = span[0]!;
     // the root as the sibling: a new root of area A(root ∪ L)
     let node = this.root, best = node;
     this.unionGrowth(node, leaf);
@@ -184,14 +187,12 @@ export class AabbTree {
 
   /** A(n ∪ L) into span[0] and its excess over A(n) into span[1] (written, not returned: no boxing) */
   private unionGrowth(n: number, leaf: number): void {
-    const box = this.box, o = 6 * n, l = 6 * leaf;
-    const ex = box[o + 3]! - box[o]!, ey = box[o + 4]! - box[o + 1]!, ez = box[o + 5]! - box[o + 2]!;
-    const ux = Math.max(box[o + 3]!, box[l + 3]!) - Math.min(box[o]!, box[l]!);
-    const uy = Math.max(box[o + 4]!, box[l + 4]!) - Math.min(box[o + 1]!, box[l + 1]!);
-    const uz = Math.max(box[o + 5]!, box[l + 5]!) - Math.min(box[o + 2]!, box[l + 2]!);
-    const u = ux * uy + uy * uz + uz * ux;
-    this.span[0] = u; this.span[1] = u - (ex * ey + ey * ez + ez * ex);
+    this.unionArea(n, n);
+    const own = this.span[0]!;
+    this.unionArea(n, leaf);
+    this.span[1] = this.span[0]! - own;
   }
+
 
   /** unlinks a leaf: its sibling takes its parent's place, and the boxes above are refitted */
   private remove(leaf: number): void {
@@ -220,27 +221,32 @@ export class AabbTree {
 
   /** the swap of a grandchild of a with the subtree across that lowers the children's areas most */
   private rotate(a: number): void {
-    const B = this.child1[a]!, C = this.child2[a]!;
+    const B = this.child1[a]!, C = this.child2[a]!, s = this.span;
     const bLeaf = this.child1[B] === NULL_NODE, cLeaf = this.child1[C] === NULL_NODE;
     if (bLeaf && cLeaf) return;
-    const areaB = this.area(B), areaC = this.area(C);
+    this.unionArea(B, B); const areaB = s[0]!;
+    this.unionArea(C, C); const areaC = s[0]!;
     // each candidate: (node moved into C's or B's place, the node it trades with), its change of cost
     let bestGain = 0, x = NULL_NODE, y = NULL_NODE;
     if (!cLeaf) {
       const F = this.child1[C]!, G = this.child2[C]!;
-      const gF = areaC - this.pairArea(B, G), gG = areaC - this.pairArea(B, F);
+      this.unionArea(B, G); const gF = areaC - s[0]!;
+      this.unionArea(B, F); const gG = areaC - s[0]!;
       if (gF > bestGain) { bestGain = gF; x = B; y = F; }
       if (gG > bestGain) { bestGain = gG; x = B; y = G; }
     }
     if (!bLeaf) {
       const D = this.child1[B]!, E = this.child2[B]!;
-      const gD = areaB - this.pairArea(C, E), gE = areaB - this.pairArea(C, D);
+      this.unionArea(C, E); const gD = areaB - s[0]!;
+      this.unionArea(C, D); const gE = areaB - s[0]!;
       if (gD > bestGain) { bestGain = gD; x = C; y = D; }
       if (gE > bestGain) { bestGain = gE; x = C; y = E; }
       if (!cLeaf) {
         const F = this.child1[C]!, G = this.child2[C]!, base = areaB + areaC;
-        const gDF = base - this.pairArea(F, E) - this.pairArea(D, G);
-        const gDG = base - this.pairArea(G, E) - this.pairArea(F, D);
+        this.unionArea(F, E); let gDF = base - s[0]!;
+        this.unionArea(D, G); gDF -= s[0]!;
+        this.unionArea(G, E); let gDG = base - s[0]!;
+        this.unionArea(F, D); gDG -= s[0]!;
         if (gDF > bestGain) { bestGain = gDF; x = D; y = F; }
         if (gDG > bestGain) { bestGain = gDG; x = D; y = G; }
       }
@@ -260,20 +266,13 @@ export class AabbTree {
     else { this.refit(px); this.refit(py); }
   }
 
-  /** half surface area of node n's box */
-  private area(n: number): number {
-    const box = this.box, o = 6 * n;
-    const dx = box[o + 3]! - box[o]!, dy = box[o + 4]! - box[o + 1]!, dz = box[o + 5]! - box[o + 2]!;
-    return dx * dy + dy * dz + dz * dx;
-  }
-
-  /** half surface area of the union of two nodes' boxes */
-  private pairArea(m: number, n: number): number {
+  /** the half surface area of the union of two nodes' boxes into span[0] (written, not returned: no boxing) */
+  private unionArea(m: number, n: number): void {
     const box = this.box, a = 6 * m, b = 6 * n;
     const dx = Math.max(box[a + 3]!, box[b + 3]!) - Math.min(box[a]!, box[b]!);
     const dy = Math.max(box[a + 4]!, box[b + 4]!) - Math.min(box[a + 1]!, box[b + 1]!);
     const dz = Math.max(box[a + 5]!, box[b + 5]!) - Math.min(box[a + 2]!, box[b + 2]!);
-    return dx * dy + dy * dz + dz * dx;
+    this.span[0] = dx * dy + dy * dz + dz * dx;
   }
 
   /** a node from the free list, doubling the capacity when it is empty */
