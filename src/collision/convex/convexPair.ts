@@ -9,19 +9,26 @@
  * P + r_A n and Q − r_B n, the gap apart along n. GJK stops as soon as the cores are known to be
  * farther apart than margin + r_A + r_B, so distant pairs cost a few supports.
  *
- * The contact points: the single pair of witnesses, at the point midway between them, with the
- * features of A's support along n and of B's along −n (./convex.ts supportCore ids).
+ * The contact points come from the manifold builder along that normal (./clip.ts clipManifold):
+ * the supporting features of both shapes clipped against each other, at most four points with
+ * stable feature ids, or the single witness pair, midway, where a feature is a point or curved;
+ * the witness pair joins them when their deepest point is shallower than the signed distance.
  */
 import type { ShapeTable } from '../shapes.js';
 import type { Manifold } from '../manifold.js';
-import { Convex, loadShape, supportCore } from './convex.js';
+import { Convex, loadShape } from './convex.js';
 import { GjkWorkspace, gjk, GJK_BEYOND, GJK_OVERLAP } from './gjk.js';
 import { EpaWorkspace, epa } from './epa.js';
+import { ClipWorkspace, clipManifold, reduceManifold } from './clip.js';
+
+/** the manifold's deepest point may lie this far (m) above the signed distance */
+const DEEPEST_TOL = 1e-9;
 
 /** everything one convex pair query needs, made once and reused: no allocation per call */
 export class ConvexWorkspace {
   readonly gjk = new GjkWorkspace();
   readonly epa = new EpaWorkspace();
+  readonly clip = new ClipWorkspace();
   /** the two shapes of a table pair (convexConvex loads them) */
   readonly A = new Convex();
   readonly B = new Convex();
@@ -32,8 +39,6 @@ export class ConvexWorkspace {
   readonly pB = new Float64Array(3);
   /** true when the last query needed EPA (the cores overlapped) */
   penetrating = false;
-  /** support scratch */
-  readonly tmp = new Float64Array(3);
 }
 
 /**
@@ -69,16 +74,30 @@ export function convexDistance(ws: ConvexWorkspace, A: Convex, B: Convex, margin
 /** appends the contacts of A and B (normal A → B, gap > 0 apart) while the gap is below `margin` */
 export function convexPair(ws: ConvexWorkspace, A: Convex, B: Convex, margin: number, m: Manifold): void {
   if (!convexDistance(ws, A, B, margin)) return;
-  singlePoint(ws, A, B, m);
+  const n = ws.normal, first = m.count;
+  clipManifold(ws.clip, A, B, n[0]!, n[1]!, n[2]!, ws.pA, ws.pB, ws.gap, margin, m);
+  keepDeepest(ws, m, first);
 }
 
-/** the one contact midway between the surface witnesses, with the features of the supports along ±n */
-function singlePoint(ws: ConvexWorkspace, A: Convex, B: Convex, m: Manifold): void {
-  const n = ws.normal, nx = n[0]!, ny = n[1]!, nz = n[2]!;
-  const fa = supportCore(ws.tmp, 0, A, nx, ny, nz);
-  const fb = supportCore(ws.tmp, 0, B, -nx, -ny, -nz);
-  m.add(fa, fb, 0.5 * (ws.pA[0]! + ws.pB[0]!), 0.5 * (ws.pA[1]! + ws.pB[1]!), 0.5 * (ws.pA[2]! + ws.pB[2]!),
-    nx, ny, nz, ws.gap);
+/**
+ * the deepest point of the pair is at the signed distance: a feature polygon that stands for a curve
+ * (a cylinder's cap) can miss it by r (1 − cos(π/N)) sin(tilt); then the witness pair joins the
+ * points (in place of a point of its ids, else added and the set reduced to four keeping the deepest)
+ */
+function keepDeepest(ws: ConvexWorkspace, m: Manifold, first: number): void {
+  let deep = Infinity;
+  for (let i = first; i < m.count; i++) if (m.gap[i]! < deep) deep = m.gap[i]!;
+  if (m.count > first && !(deep > ws.gap + DEEPEST_TOL)) return;
+  const fa = ws.clip.fa.id, fb = ws.clip.fb.id, n = ws.normal;
+  let k = first;
+  while (k < m.count && !(m.featureA[k] === fa && m.featureB[k] === fb)) k++;
+  const px = 0.5 * (ws.pA[0]! + ws.pB[0]!), py = 0.5 * (ws.pA[1]! + ws.pB[1]!), pz = 0.5 * (ws.pA[2]! + ws.pB[2]!);
+  if (k === m.count) {
+    m.add(fa, fb, px, py, pz, n[0]!, n[1]!, n[2]!, ws.gap);
+    reduceManifold(m, first, 4);
+    return;
+  }
+  m.point[3 * k] = px; m.point[3 * k + 1] = py; m.point[3 * k + 2] = pz; m.gap[k] = ws.gap;
 }
 
 /** the workspace kept on the manifold (one per collider), made on first use */

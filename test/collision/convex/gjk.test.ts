@@ -12,12 +12,11 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { ConvexWorkspace, convexDistance } from '../../../src/collision/convex/convexPair.js';
 import { gjk, GjkWorkspace, GJK_BEYOND, GJK_SEPARATED } from '../../../src/collision/convex/gjk.js';
-import { support, type Convex } from '../../../src/collision/convex/convex.js';
-import { arbPoint, arbQuat, toLocal, sdf, rotationOf, unit, moveSolid } from '../geometry.js';
+import { arbPoint, arbQuat, sdf, rotationOf, unit, moveSolid } from '../geometry.js';
 import { quatRotate } from '../../../src/math/quat.js';
 import {
-  type ConvexSolid, convexesOf, referenceDistance, polytopeDistance, arbBox, arbCylinder, arbEllipsoid, arbHull,
-  arbSphere, arbCapsule,
+  type ConvexSolid, convexesOf, referenceDistance, polytopeDistance, separationAlong, surfaceResidual, arbBox,
+  arbCylinder, arbEllipsoid, arbHull, arbSphere, arbCapsule,
 } from './gjkFixtures.js';
 
 const BIG = 100;
@@ -28,37 +27,6 @@ function distance(a: ConvexSolid, b: ConvexSolid, ws = new ConvexWorkspace()): C
   const [A, B] = convexesOf([a, b]);
   expect(convexDistance(ws, A!, B!, BIG)).toBe(true);
   return ws;
-}
-
-/** s(d) = min_B d·y − max_A d·x by the exact supports */
-function separationAlong(A: Convex, B: Convex, d: ArrayLike<number>): number {
-  const t = new Float64Array(6);
-  support(t, 0, A, d[0]!, d[1]!, d[2]!);
-  support(t, 3, B, -d[0]!, -d[1]!, -d[2]!);
-  return d[0]! * (t[3]! - t[0]!) + d[1]! * (t[4]! - t[1]!) + d[2]! * (t[5]! - t[2]!);
-}
-
-/** the exact signed distance to the surface of s (cylinder, hull: exact near the surface; ellipsoid: scaled level set) */
-function surfaceResidual(s: ConvexSolid, x: readonly number[]): number {
-  const l = toLocal(s, x);
-  if (s.kind === 'cylinder') {
-    const dr = Math.hypot(l[0]!, l[1]!) - s.params[0]!, dz = Math.abs(l[2]!) - s.params[1]!;
-    return Math.min(Math.max(dr, dz), 0) + Math.hypot(Math.max(dr, 0), Math.max(dz, 0));
-  }
-  if (s.kind === 'ellipsoid') {
-    const r = s.params;
-    return (Math.hypot(l[0]! / r[0]!, l[1]! / r[1]!, l[2]! / r[2]!) - 1) * Math.min(r[0]!, r[1]!, r[2]!);
-  }
-  if (s.kind === 'hull') {
-    const h = s.hull!;
-    let m = -Infinity;
-    for (let f = 0; f < h.faceCount; f++) {
-      const n = h.faceNormals;
-      m = Math.max(m, n[3 * f]! * l[0]! + n[3 * f + 1]! * l[1]! + n[3 * f + 2]! * l[2]! - h.faceOffsets[f]!);
-    }
-    return m;
-  }
-  return sdf(s, x);
 }
 
 /** unit normal, witnesses the gap apart along it and on both surfaces */

@@ -12,7 +12,7 @@ import { ShapeTable, SPHERE, CAPSULE, BOX, HULL } from '../../../src/collision/s
 import { Convex, loadShape, support } from '../../../src/collision/convex/convex.js';
 import { ConvexHull } from '../../../src/collision/hull.js';
 import type { HullData } from '../../../src/collision/geometry.js';
-import { type Solid, sceneOf, arbPoint, arbQuat, unit } from '../geometry.js';
+import { type Solid, sceneOf, arbPoint, arbQuat, unit, toLocal, sdf } from '../geometry.js';
 
 /** a solid with a hull's data (kind 'hull') */
 export interface ConvexSolid extends Solid {
@@ -134,6 +134,37 @@ export function polytopeDistance(A: Convex, B: Convex): { gap: number; n: number
   }
   if (inside) return { gap: -depth - r, n: nIn };
   return { gap: dist - r, n: xOut.map((c) => -c / dist) };
+}
+
+/** s(d) = min_B d·y − max_A d·x by the exact supports */
+export function separationAlong(A: Convex, B: Convex, d: ArrayLike<number>): number {
+  const t = new Float64Array(6);
+  support(t, 0, A, d[0]!, d[1]!, d[2]!);
+  support(t, 3, B, -d[0]!, -d[1]!, -d[2]!);
+  return d[0]! * (t[3]! - t[0]!) + d[1]! * (t[4]! - t[1]!) + d[2]! * (t[5]! - t[2]!);
+}
+
+/** the exact signed distance to the surface of s (cylinder, hull: exact near the surface; ellipsoid: scaled level set) */
+export function surfaceResidual(s: ConvexSolid, x: readonly number[]): number {
+  const l = toLocal(s, x);
+  if (s.kind === 'cylinder') {
+    const dr = Math.hypot(l[0]!, l[1]!) - s.params[0]!, dz = Math.abs(l[2]!) - s.params[1]!;
+    return Math.min(Math.max(dr, dz), 0) + Math.hypot(Math.max(dr, 0), Math.max(dz, 0));
+  }
+  if (s.kind === 'ellipsoid') {
+    const r = s.params;
+    return (Math.hypot(l[0]! / r[0]!, l[1]! / r[1]!, l[2]! / r[2]!) - 1) * Math.min(r[0]!, r[1]!, r[2]!);
+  }
+  if (s.kind === 'hull') {
+    const h = s.hull!;
+    let m = -Infinity;
+    for (let f = 0; f < h.faceCount; f++) {
+      const n = h.faceNormals;
+      m = Math.max(m, n[3 * f]! * l[0]! + n[3 * f + 1]! * l[1]! + n[3 * f + 2]! * l[2]! - h.faceOffsets[f]!);
+    }
+    return m;
+  }
+  return sdf(s, x);
 }
 
 // arbitraries of convex solids
