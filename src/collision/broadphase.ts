@@ -25,12 +25,17 @@
  * world) never pair, two fixed shapes never pair, and a pair needs (group_A & mask_B) ≠ 0 and
  * (group_B & mask_A) ≠ 0. Sides: a plane is side A of its pairs; in other pairs A is the lower shape
  * index. The pairs come out sorted by (A, B), a function of the current boxes only, whatever the
- * tree's history. Every array is preallocated and grows by doubling, so a steady scene allocates
- * nothing.
+ * tree's history. The filters are applied when a fat pair is found, so they are read as fixed (the
+ * shape table's are, once built). Every array is preallocated and grows by doubling, so a steady
+ * scene allocates nothing.
  *
  * `SweepAndPrune` is the sweep on one axis that the tree replaced, with the same contract, kept
- * for comparison (bench/broadphase.ts): it looks at every pair that overlaps on the sweep axis, about
- * n^(5/3) of them in a dense pile of n shapes, where the tree looks at O(n).
+ * for comparison (bench/broadphase.ts): it looks at every pair that overlaps on the sweep axis,
+ * about n^(5/3) of them in a dense pile of n shapes, where the tree looks at O(n). Measured (median
+ * ms per update, piles of 1000 / 4000 / 16000 jittering boxes): sweep 0.43 / 2.3 / 15-22, tree
+ * 0.09 / 0.36 / 1.5; 5000 spheres flying in a 1 km cube: sweep 0.58, tree 0.82; 20 000: sweep 7.1,
+ * tree 5.0. The tree loses the sparse scene by a bounded factor, the sweep the dense one by a
+ * growing one, so the tree alone serves.
  */
 import { PLANE, type ShapeTable } from './shapes.js';
 import { AabbTree } from './aabbTree.js';
@@ -116,6 +121,7 @@ export function boundsMeet(t: ShapeTable, a: number, b: number): boolean {
   return dx * dx + dy * dy + dz * dz <= reach * reach;
 }
 
+/** the broadphase of the collide stage: the AABB tree with the fat pairs kept between updates (file comment) */
 export class Broadphase {
   /** the pairs of the last update, sorted by (A, B) */
   pairCount = 0;
