@@ -47,8 +47,11 @@ export class AabbTree {
   visits = 0;
   private freeList = NULL_NODE;
   private stack: Int32Array;
-  /** scratch of unionGrowth */
-  private readonly span = new Float64Array(2);
+  /** scratch of the area computations (written, not returned, so that no number is boxed) */
+  private readonly span = new Float64Array(4);
+  /** the best swap found by `rotate` */
+  private swapX = NULL_NODE;
+  private swapY = NULL_NODE;
 
   constructor(capacity = 16) {
     const cap = Math.max(2, capacity);
@@ -224,34 +227,36 @@ export class AabbTree {
     const B = this.child1[a]!, C = this.child2[a]!, s = this.span;
     const bLeaf = this.child1[B] === NULL_NODE, cLeaf = this.child1[C] === NULL_NODE;
     if (bLeaf && cLeaf) return;
-    this.unionArea(B, B); const areaB = s[0]!;
-    this.unionArea(C, C); const areaC = s[0]!;
-    // each candidate: (node moved into C's or B's place, the node it trades with), its change of cost
-    let bestGain = 0, x = NULL_NODE, y = NULL_NODE;
-    if (!cLeaf) {
-      const F = this.child1[C]!, G = this.child2[C]!;
-      this.unionArea(B, G); const gF = areaC - s[0]!;
-      this.unionArea(B, F); const gG = areaC - s[0]!;
-      if (gF > bestGain) { bestGain = gF; x = B; y = F; }
-      if (gG > bestGain) { bestGain = gG; x = B; y = G; }
+    // span: [scratch, best gain, A(B), A(C)]
+    this.unionArea(B, B); s[2] = s[0]!;
+    this.unionArea(C, C); s[3] = s[0]!;
+    s[1] = 0; this.swapX = NULL_NODE;
+    // B with a child of C, C with a child of B
+    if (!cLeaf) this.acrossSwaps(B, C, 3);
+    if (!bLeaf) this.acrossSwaps(C, B, 2);
+    // a child of B with a child of C: both B and C change
+    if (!bLeaf && !cLeaf) {
+      const D = this.child1[B]!, E = this.child2[B]!, F = this.child1[C]!, G = this.child2[C]!;
+      this.unionArea(F, E); let gDF = s[2]! + s[3]! - s[0]!;
+      this.unionArea(D, G); gDF -= s[0]!;
+      this.unionArea(G, E); let gDG = s[2]! + s[3]! - s[0]!;
+      this.unionArea(F, D); gDG -= s[0]!;
+      if (gDF > s[1]!) { s[1] = gDF; this.swapX = D; this.swapY = F; }
+      if (gDG > s[1]!) { s[1] = gDG; this.swapX = D; this.swapY = G; }
     }
-    if (!bLeaf) {
-      const D = this.child1[B]!, E = this.child2[B]!;
-      this.unionArea(C, E); const gD = areaB - s[0]!;
-      this.unionArea(C, D); const gE = areaB - s[0]!;
-      if (gD > bestGain) { bestGain = gD; x = C; y = D; }
-      if (gE > bestGain) { bestGain = gE; x = C; y = E; }
-      if (!cLeaf) {
-        const F = this.child1[C]!, G = this.child2[C]!, base = areaB + areaC;
-        this.unionArea(F, E); let gDF = base - s[0]!;
-        this.unionArea(D, G); gDF -= s[0]!;
-        this.unionArea(G, E); let gDG = base - s[0]!;
-        this.unionArea(F, D); gDG -= s[0]!;
-        if (gDF > bestGain) { bestGain = gDF; x = D; y = F; }
-        if (gDG > bestGain) { bestGain = gDG; x = D; y = G; }
-      }
-    }
-    if (x !== NULL_NODE) { this.swap(x, y); this.refit(a); }
+    if (this.swapX !== NULL_NODE) { this.swap(this.swapX, this.swapY); this.refit(a); }
+  }
+
+  /**
+   * the swaps of subtree p with either child of its sibling q (whose area is span[slot]): q would
+   * become the union of p and its other child; the best so far stays in span[1], swapX and swapY
+   */
+  private acrossSwaps(p: number, q: number, slot: number): void {
+    const s = this.span, q1 = this.child1[q]!, q2 = this.child2[q]!;
+    this.unionArea(p, q2);
+    if (s[slot]! - s[0]! > s[1]!) { s[1] = s[slot]! - s[0]!; this.swapX = p; this.swapY = q1; }
+    this.unionArea(p, q1);
+    if (s[slot]! - s[0]! > s[1]!) { s[1] = s[slot]! - s[0]!; this.swapX = p; this.swapY = q2; }
   }
 
   /** exchanges two subtrees that hang under different parents below a node, and refits the parents */
