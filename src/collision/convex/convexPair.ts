@@ -91,7 +91,7 @@ function keepDeepest(ws: ConvexWorkspace, m: Manifold, first: number): void {
   const fa = ws.clip.fa.id, fb = ws.clip.fb.id, n = ws.normal;
   let k = first;
   while (k < m.count && !(m.featureA[k] === fa && m.featureB[k] === fb)) k++;
-  const px = 0.5 * (ws.pA[0]! + ws.pB[0]!), py = 0.5 * (ws.pA[1]! + ws.pB[1]!), pz = 0.5 * (ws.pA[2]! + ws.pB[2]!);
+  const A = ws.pA, B = ws.pB, px = 0.5 * (A[0]! + B[0]!), py = 0.5 * (A[1]! + B[1]!), pz = 0.5 * (A[2]! + B[2]!);
   if (k === m.count) {
     m.add(fa, fb, px, py, pz, n[0]!, n[1]!, n[2]!, ws.gap);
     reduceManifold(m, first, 4);

@@ -232,7 +232,8 @@ function flatResult(ws: EpaWorkspace): void {
 }
 
 /** pA, pB = the weights (la, lb, lc) of the supports of vertices i, j, k */
-function witnesses(ws: EpaWorkspace, i: number, j: number, k: number, la: number, lb: number, lc: number): void {
+function witnesses(ws: EpaWorkspace, i: number, j: number, k: number,
+  la: number, lb: number, lc: number): void {
   for (let c = 0; c < 3; c++) {
     ws.pA[c] = la * ws.PA[3 * i + c]! + lb * ws.PA[3 * j + c]! + lc * ws.PA[3 * k + c]!;
     ws.pB[c] = la * ws.PB[3 * i + c]! + lb * ws.PB[3 * j + c]! + lc * ws.PB[3 * k + c]!;
@@ -248,7 +249,8 @@ function initialFaces(ws: EpaWorkspace): void {
     // the left-out vertex l must be on the inner side of (j − i) × (k − i)
     const ux = W[3 * j]! - W[3 * i]!, uy = W[3 * j + 1]! - W[3 * i + 1]!, uz = W[3 * j + 2]! - W[3 * i + 2]!;
     const vx = W[3 * k]! - W[3 * i]!, vy = W[3 * k + 1]! - W[3 * i + 1]!, vz = W[3 * k + 2]! - W[3 * i + 2]!;
-    const out = (uy * vz - uz * vy) * (W[3 * l]! - W[3 * i]!) + (uz * vx - ux * vz) * (W[3 * l + 1]! - W[3 * i + 1]!)
+    const out = (uy * vz - uz * vy) * (W[3 * l]! - W[3 * i]!)
+      + (uz * vx - ux * vz) * (W[3 * l + 1]! - W[3 * i + 1]!)
       + (ux * vy - uy * vx) * (W[3 * l + 2]! - W[3 * i + 2]!);
     const g = ws.nf++;
     if (out > 0) setFace(ws, g, i, k, j); else setFace(ws, g, i, j, k);
@@ -257,7 +259,8 @@ function initialFaces(ws: EpaWorkspace): void {
   for (let f = 0; f < 4; f++) for (let e = 0; e < 3; e++) {
     const a = ws.fv[3 * f + e]!, b = ws.fv[3 * f + (e + 1) % 3]!;
     for (let g = 0; g < 4; g++) for (let h = 0; h < 3; h++) {
-      if (ws.fv[3 * g + h] === b && ws.fv[3 * g + (h + 1) % 3] === a) { ws.adj[3 * f + e] = g; ws.adjEdge[3 * f + e] = h; }
+      if (ws.fv[3 * g + h] !== b || ws.fv[3 * g + (h + 1) % 3] !== a) continue;
+      ws.adj[3 * f + e] = g; ws.adjEdge[3 * f + e] = h;
     }
   }
 }
@@ -292,7 +295,8 @@ function expand(ws: EpaWorkspace, f: number, p: number): boolean {
   ws.nh = 0; ws.nrem = 0;
   kill(ws, f);
   for (let e = 0; e < 3; e++) silhouette(ws, ws.adj[3 * f + e]!, ws.adjEdge[3 * f + e]!, p);
-  if (!horizonIsLoop(ws) || ws.nrem + ws.nfree + MAX_FACES - ws.nf < ws.nh || !newFacesRecede(ws, ws.fd[f]!, p)) {
+  const room = ws.nrem + ws.nfree + MAX_FACES - ws.nf;
+  if (!horizonIsLoop(ws) || room < ws.nh || !newFacesRecede(ws, ws.fd[f]!, p)) {
     for (let r = 0; r < ws.nrem; r++) ws.alive[ws.removed[r]!] = 1;
     return false;
   }

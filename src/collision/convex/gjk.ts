@@ -9,7 +9,8 @@
  * the smallest face of simplex ∪ {w} that holds the new closest point. |v| is an upper bound of the
  * distance and v·w/|v| a lower bound (the plane through w normal to v separates D from the origin),
  * so the loop stops when they agree to DIST_TOL × the scale of D, when w is already in the simplex,
- * when |v| stops decreasing (rounding), or when the lower bound passes the caller's limit (the
+ * when |v| stops decreasing to rounding (the new simplex is kept: its v may still turn, as when
+ * the foot lies inside a face of D), or when the lower bound passes the caller's limit (the
  * shapes are farther apart than the margin). The origin inside a tetrahedron, or |v| below
  * OVERLAP_TOL × scale, means the cores overlap: EPA (./epa.ts) takes over from the final simplex.
  *
@@ -29,7 +30,7 @@ const OVERLAP_TOL = 1e-10;
 const STALL = 1e-14;
 /** iteration bound (polytopes converge in a handful; smooth shapes within this to DIST_TOL) */
 const MAX_ITER = 64;
-/** a triangle or tetrahedron whose squared sine (area² or volume² relative to its edges) is below this is flat */
+/** a triangle or tetrahedron is flat below this squared sine (area² or volume² over its edges' squares) */
 const FLAT_SIN2 = 1e-18;
 
 /** the cores are apart: distance, witnesses and normal are set */
@@ -215,7 +216,8 @@ function compact(ws: GjkWorkspace, mask: number): void {
     if ((mask & (1 << i)) === 0) continue;
     if (k !== i) {
       for (let j = 0; j < 3; j++) {
-        ws.w[3 * k + j] = ws.w[3 * i + j]!; ws.a[3 * k + j] = ws.a[3 * i + j]!; ws.b[3 * k + j] = ws.b[3 * i + j]!;
+        const s = 3 * i + j, d = 3 * k + j;
+        ws.w[d] = ws.w[s]!; ws.a[d] = ws.a[s]!; ws.b[d] = ws.b[s]!;
       }
       ws.ia[k] = ws.ia[i]!; ws.ib[k] = ws.ib[i]!; ws.lam[k] = ws.lam[i]!;
     }

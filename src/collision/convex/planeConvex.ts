@@ -40,7 +40,8 @@ function planeOf(w: Float64Array, t: ShapeTable, a: number): void {
 }
 
 /** adds the point x of feature fb when its gap n·x − n·p₀ is below the margin (the plane in w[0..3]) */
-function addPoint(m: Manifold, w: Float64Array, margin: number, fb: number, x: number, y: number, z: number): void {
+function addPoint(m: Manifold, w: Float64Array, margin: number, fb: number,
+  x: number, y: number, z: number): void {
   const nx = w[0]!, ny = w[1]!, nz = w[2]!;
   const gap = nx * x + ny * y + nz * z - w[3]!;
   if (!(gap < margin)) return;
