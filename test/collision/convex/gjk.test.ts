@@ -291,6 +291,25 @@ describe('GJK/EPA: degenerate simplices and the early exit', () => {
     expect(ws.gap).toBeCloseTo(separationAlong(A!, B!, [0, 1, 0]), 12);
   });
 
+  it('far from the origin and at disparate sizes: the same gaps to the rounding of the coordinates', () => {
+    const arb = fc.oneof(...CURVED.map(([, x]) => x));
+    fc.assert(fc.property(arb, arb, (a, b) => {
+      const w0 = distance(a, b), gap = w0.gap, br = w0.penetrating ? w0.epa.bracket : 0;
+      const far = (s: ConvexSolid): ConvexSolid => ({ ...s, p: [s.p[0]! + 1000, s.p[1]! - 500, s.p[2]! + 300] });
+      const w1 = distance(far(a), far(b));
+      expect(Math.abs(w1.gap - gap)).toBeLessThan(1e-9 + br + (w1.penetrating ? w1.epa.bracket : 0));
+    }), { seed: 54, numRuns: 100, endOnFailure: true });
+    // a 1 mm sphere resting on a 20 m box, and a 20 m box on a 1 mm one
+    const big: ConvexSolid = { kind: 'box', params: [10, 10, 1], p: [0, 0, -1], q: unit([1, 0, 0, 0.3]) };
+    for (const g of [1e-6, 0, -1e-6]) {
+      const tiny: ConvexSolid = { kind: 'sphere', params: [1e-3], p: [3, -2, 1e-3 + g], q: I };
+      expect(distance(big, tiny).gap).toBeCloseTo(g, 12);
+      const chip: ConvexSolid = { kind: 'box', params: [1e-3, 1e-3, 1e-3], p: [3, -2, 1e-3 + g], q: unit([1, 0, 0, 0.1]) };
+      expect(distance(big, chip).gap).toBeCloseTo(g, 12);
+      expect(distance(chip, big).normal[2]!).toBeCloseTo(-1, 9);
+    }
+  });
+
   it('past the limit GJK stops early with a lower bound of the distance', () => {
     const [A, B] = convexesOf([
       { kind: 'ellipsoid', params: [0.3, 0.2, 0.1], p: [0, 0, 0], q: I },
