@@ -22,7 +22,8 @@
  * never renames it. Points of one name lie within TOL of each other; the outermost (farthest from
  * the polygon's centroid) stands for them: it is the polygon's corner, where the others are points
  * that rounding makes along a side lying on a side line (their depths differ by at most TOL times
- * the tilt). Points within TOL of the chord of their neighbours and farther than 2 TOL from both
+ * the tilt); it takes the deepest gap of its name, so the pair's deepest gap is reported exactly
+ * (a tilted box over the triangles of a floor). Points within TOL of the chord of their neighbours and farther than 2 TOL from both
  * are dropped: they add almost no area.
  */
 import type { Manifold } from '../manifold.js';
@@ -305,8 +306,9 @@ export function clipFeatures(ws: ClipWorkspace, ref: FeaturePolygon, inc: Featur
   let cx = 0, cy = 0;
   for (let i = 0; i < n; i++) { cx += ax[i]!; cy += ay[i]!; }
   cx /= n; cy /= n;
-  // name the points within the margin; of one name keep the outermost (a corner of the polygon, not
-  // a point the clipping made along a side it runs on), the first of equals
+  // name the points within the margin; of one name keep the outermost place (a corner of the
+  // polygon, not a point the clipping made along a side it runs on), the first of equals, with the
+  // deepest height of the name, so the pair's deepest gap is never lost to the merge
   let kept = 0;
   for (let i = 0; i < n; i++) {
     const g = az[i]! / dw;
@@ -314,8 +316,12 @@ export function clipFeatures(ws: ClipWorkspace, ref: FeaturePolygon, inc: Featur
     const r = referenceId(ws, ref, ax[i]!, ay[i]!, tol), c = incidentId(ws, inc, ax[i]!, ay[i]!, tol);
     let j = 0;
     while (j < kept && (ws.idr[j] !== r || ws.idi[j] !== c)) j++;
-    if (j < kept && (ax[j]! - cx) ** 2 + (ay[j]! - cy) ** 2 >= (ax[i]! - cx) ** 2 + (ay[i]! - cy) ** 2) continue;
-    ax[j] = ax[i]!; ay[j] = ay[i]!; az[j] = az[i]!; ws.idr[j] = r; ws.idi[j] = c;
+    const z = j < kept ? Math.min(az[j]!, az[i]!) : az[i]!;
+    if (j < kept && (ax[j]! - cx) ** 2 + (ay[j]! - cy) ** 2 >= (ax[i]! - cx) ** 2 + (ay[i]! - cy) ** 2) {
+      az[j] = z;
+      continue;
+    }
+    ax[j] = ax[i]!; ay[j] = ay[i]!; az[j] = z; ws.idr[j] = r; ws.idi[j] = c;
     if (j === kept) kept++;
   }
   // the points midway between the surfaces, into m
