@@ -1,5 +1,5 @@
 /**
- * Narrowphase against boxes: sphere-box, capsule-box and box-box (docs/theory.md §14). A box is
+ * Narrowphase against boxes: sphere-box, capsule-box and box-box (docs/theory.md §17). A box is
  * centred on its frame with half extents h; its world axes are the columns of its rotation. The
  * normal of every point is from the first shape to the second; each point is midway between the
  * two surfaces and reported while its gap is below the margin (speculative contacts).

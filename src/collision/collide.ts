@@ -1,5 +1,5 @@
 /**
- * The collide stage (docs/theory.md §14, ARCHITECTURE "The step" 3): from the positions q, the
+ * The collide stage (docs/theory.md §17, ARCHITECTURE "The step" 3): from the positions q, the
  * shapes' world poses and boxes (./shapes.ts), the candidate pairs (./broadphase.ts), each pair's
  * contact points (./pairs.ts) and their combined material (./materials.ts, with the pair overrides
  * of named materials), written into a ContactSet (src/contact/contactSet.ts) in a deterministic

@@ -3,7 +3,7 @@
  * its two feature ids, the point midway between the surfaces, the unit normal from the function's
  * first shape to its second, and the gap (> 0 apart). The collide stage (./collide.ts) turns them
  * into contacts, flipping them when the function's first shape is side B of the pair. A reused
- * scratch: it grows, never shrinks, so a steady scene allocates nothing (docs/theory.md §14).
+ * scratch: it grows, never shrinks, so a steady scene allocates nothing (docs/theory.md §17).
  */
 export class Manifold {
   count = 0;

@@ -1,5 +1,5 @@
 /**
- * Narrowphase against a plane: sphere, capsule and box (docs/theory.md §14). The plane is the
+ * Narrowphase against a plane: sphere, capsule and box (docs/theory.md §17). The plane is the
  * half-space below its frame's x-y plane, with the unit normal n = the frame's +z axis through the
  * point p₀; it is always the first shape, so every normal here is n (from the plane to the shape).
  *

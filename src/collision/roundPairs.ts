@@ -1,6 +1,6 @@
 /**
  * Narrowphase between round shapes: sphere-sphere, sphere-capsule and capsule-capsule
- * (docs/theory.md §14). A capsule is the segment c + s u, s ∈ [−h, h] (u its z axis), swept by r; a
+ * (docs/theory.md §17). A capsule is the segment c + s u, s ∈ [−h, h] (u its z axis), swept by r; a
  * sphere is a segment of length zero. Two such shapes touch where their cores are closest: for the
  * closest points P on core A and Q on core B, the normal is n = (Q − P)/|Q − P| (from A to B), the
  * gap φ = |Q − P| − r_A − r_B, and the contact point is midway between the surface points P + r_A n

@@ -1,7 +1,7 @@
 /**
  * The collision shapes of a simulation as one table (struct of arrays), built once from plain
  * descriptors, and their world poses and bounding boxes, recomputed from the positions q by
- * `updatePoses` at the collide stage (docs/theory.md §14).
+ * `updatePoses` at the collide stage (docs/theory.md §17).
  *
  * A shape is fixed in a component frame: a body (q = origin, quaternion body → world, theory.md §1
  * and §3), a particle (q = its position; the shape does not turn) or the world (component −1, its

@@ -1,5 +1,5 @@
 /**
- * The contact manifold of two convex shapes along a known normal (docs/theory.md §14): the
+ * The contact manifold of two convex shapes along a known normal (docs/theory.md §17): the
  * supporting features of both shapes (./features.ts), the incident one clipped against the
  * reference face, and the result reduced to at most four points that keep the deepest point and
  * the largest area (as Bullet and Box2D do).

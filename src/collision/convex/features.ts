@@ -1,5 +1,5 @@
 /**
- * Supporting features of convex shapes and their ids (docs/theory.md §14): the face, edge or point
+ * Supporting features of convex shapes and their ids (docs/theory.md §17): the face, edge or point
  * of a shape that touches a plane of normal d, as a small polygon in world coordinates, for the
  * manifold builder (./clip.ts) and the box pairs (../boxPairs.ts).
  *
