@@ -1,5 +1,5 @@
 /**
- * A dynamic bounding volume hierarchy of axis-aligned boxes (docs/theory.md §14): a binary tree whose
+ * A dynamic bounding volume hierarchy of axis-aligned boxes (docs/theory.md §17): a binary tree whose
  * leaves hold one box and an item each (a shape index) and whose internal nodes hold the union of
  * their children's boxes, changed one leaf at a time.
  *

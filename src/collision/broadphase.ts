@@ -1,7 +1,7 @@
 /**
  * The broadphase: which shape pairs may touch, from their world AABBs (grown by half the margin
  * each, ./shapes.ts), by a dynamic AABB tree over fat boxes with the pairs kept from one update to
- * the next (docs/theory.md §14).
+ * the next (docs/theory.md §17).
  *
  * Fat boxes. Each finite shape sits in the tree (./aabbTree.ts) with a fat box: its box grown by
  * 0.1 ρ (ρ its bounding radius; 0 for a fixed shape) plus half the margin, and stretched ahead by
