@@ -54,6 +54,8 @@ export class LocalDynamics {
   normal = new Float64Array(0);
   tangent1 = new Float64Array(0);
   tangent2 = new Float64Array(0);
+  /** (3·count) the contact point, world */
+  point = new Float64Array(0);
   /** (count) friction coefficient μ of each contact */
   friction = new Float64Array(0);
   /** (2·count) the dynamic component of side A (at 2i) and side B (2i + 1); −1: world or no solve block */
@@ -97,7 +99,7 @@ export class LocalDynamics {
     this.kind = bodies.kind; this.uOffset = bodies.uOffset;
     // frames and the sides' rows, responses and free velocities
     const N = this.normal, nW = contacts.n_W;
-    for (let i = 0; i < 3 * m; i++) N[i] = nW[i]!;
+    for (let i = 0; i < 3 * m; i++) { N[i] = nW[i]!; this.point[i] = contacts.p_W[i]!; }
     for (let i = 0; i < m; i++) this.friction[i] = contacts.friction[i]!;
     this.free.fill(0, 0, 3 * m);
     for (let i = 0; i < m; i++) {
@@ -294,7 +296,7 @@ export class LocalDynamics {
     if (this.free.length < 3 * m) {
       const cap = Math.max(m, 2 * (this.free.length / 3), 16);
       this.normal = new Float64Array(3 * cap); this.tangent1 = new Float64Array(3 * cap);
-      this.tangent2 = new Float64Array(3 * cap); this.friction = new Float64Array(cap);
+      this.tangent2 = new Float64Array(3 * cap); this.friction = new Float64Array(cap); this.point = new Float64Array(3 * cap);
       this.sideComp = new Int32Array(2 * cap); this.sideAngular = new Float64Array(18 * cap);
       this.sideResponse = new Float64Array(36 * cap); this.free = new Float64Array(3 * cap);
       this.diag = new Float64Array(9 * cap); this.rowStart = new Int32Array(cap + 1);

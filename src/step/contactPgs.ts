@@ -26,10 +26,19 @@ export class BlockDiagonalPgs {
   private bias = new Float64Array(0);
   private reg = new Float64Array(0);
   private R = new Float64Array(0);
+  private target = new Float64Array(0);
+  /** (nKkt) the last solve's position correction h Δu_p, solve layout; pending until `correctPositions` */
+  private readonly shift: Float64Array;
+  private pending = false;
 
-  constructor(private readonly ws: Workspace, friction: FrictionModel, iterations: number, tolerance: number) {
+  /**
+   * @param erp the fraction of a penetration the position pass corrects per step (0: none)
+   */
+  constructor(private readonly ws: Workspace, friction: FrictionModel, iterations: number, tolerance: number,
+    private readonly erp: number) {
     const m = ws.model, nc = m.components.length;
-    this.pgs = new ContactPgs({ friction, maxIterations: iterations, tolerance });
+    this.pgs = new ContactPgs({ friction, maxIterations: iterations, tolerance, manifolds: true });
+    this.shift = new Float64Array(m.nKkt);
     this.blockOf = new Int32Array(nc).fill(-1);
     m.blockComponent.forEach((c, b) => { this.blockOf[c] = b; });
     this.bodies = {
@@ -59,12 +68,14 @@ export class BlockDiagonalPgs {
     this.reserve(n);
     this.inverseBlocks(q);
     this.ld.build(contacts, this.bodies, uFree, false);
+    const split = this.splitBias(contacts, rows, normalRow);
     for (let c = 0; c < n; c++) {
       const i = normalRow[c]!;
-      this.bias[c] = rows.b[i]!; this.reg[c] = rows.reg[i]!;
+      this.reg[c] = rows.reg[i]!;
       this.R[3 * c] = warm[3 * c]!; this.R[3 * c + 1] = warm[3 * c + 1]!; this.R[3 * c + 2] = warm[3 * c + 2]!;
     }
     const rep = this.pgs.solve(this.ld, this.R, this.bias, this.reg);
+    this.positionPass(split);
     // impulses into the rows, Δu into x
     for (let c = 0; c < n; c++) {
       const i = normalRow[c]!;
@@ -73,6 +84,46 @@ export class BlockDiagonalPgs {
     }
     this.addDv(x);
     return rep;
+  }
+
+  /**
+   * bias ← each contact's b for the velocity solve, target ← the position pass's: a rigid contact
+   * that penetrates (and does not bounce) moves its erp·φ/h from the first to the second. Returns
+   * whether any contact has a target.
+   */
+  private splitBias(contacts: ContactSet, rows: UnilateralRows, normalRow: Int32Array): boolean {
+    let any = false;
+    for (let c = 0; c < contacts.count; c++) {
+      const i = normalRow[c]!, b = rows.b[i]!;
+      const moved = this.erp > 0 && contacts.gap[c]! < 0 && rows.reg[i] === 0 && !(contacts.restitution[c]! > 0);
+      this.bias[c] = moved ? 0 : b;
+      this.target[c] = moved ? this.erp * contacts.gap[c]! : 0;
+      if (moved) any = true;
+    }
+    return any;
+  }
+
+  /**
+   * the position pass for the targets, its displacement kept in `shift` for `correctPositions`.
+   * The pass is linear in its targets (no free velocity), so targets erp·φ (not erp·φ/h) give the
+   * displacement h Δu_p itself, whatever h is.
+   */
+  private positionPass(any: boolean): void {
+    this.pending = any;
+    if (!any) return;
+    this.pgs.solvePositions(this.ld, this.target, this.pgs.maxIterations);
+    const dv = this.pgs.dvPosition, m = this.ws.model;
+    for (let b = 0; b < m.blockComponent.length; b++) {
+      const c = m.blockComponent[b]!, s = m.blockStart[b]!, w = m.blockSize[b]!;
+      for (let k = 0; k < w; k++) this.shift[s + k] = dv[6 * c + k]!;
+    }
+  }
+
+  /** q ← q ⊕ the displacement of the last solve's position pass, once (stage 9, after the advance) */
+  correctPositions(q: Float64Array): void {
+    if (!this.pending) return;
+    this.pending = false;
+    this.ws.displace(q, this.shift);
   }
 
   /** the impulses of the last solve, 3 per contact (θ, φ₁, φ₂) */
@@ -103,6 +154,7 @@ export class BlockDiagonalPgs {
     if (this.bias.length >= n) return;
     const cap = Math.max(n, 2 * this.bias.length);
     this.bias = new Float64Array(cap); this.reg = new Float64Array(cap); this.R = new Float64Array(3 * cap);
+    this.target = new Float64Array(cap);
   }
 }
 

@@ -97,7 +97,7 @@ export class VelocitySolve {
     this.rhs = new Float64Array(ws.model.nKkt);
     this.y = new Float64Array(ws.model.nKkt);
     this.blockPgs = BlockDiagonalPgs.applies(ws)
-      ? new BlockDiagonalPgs(ws, settings.friction, settings.iterations, settings.tolerance) : null;
+      ? new BlockDiagonalPgs(ws, settings.friction, settings.iterations, settings.tolerance, settings.erp) : null;
     this.lemke = new LemkeStep(settings.directions);
     this.pgsOptions = { maxIterations: settings.iterations, tolerance: settings.tolerance };
   }
@@ -133,6 +133,12 @@ export class VelocitySolve {
     r.status = rep.status; r.iterations = rep.iterations; r.boundIterations = rep.boundIterations;
     r.residual = rep.residual; r.solver = solver; r.rows = n; r.columns = this.W.columnsComputed;
   }
+
+  /**
+   * q ← q ⊕ the position correction of the last block-diagonal `pgs` solve (split impulses,
+   * step/contactPgs.ts), once; stage 9 calls it after the advance. Nothing for the other solvers.
+   */
+  correctPositions(q: Float64Array): void { this.blockPgs?.correctPositions(q); }
 
   /** z ← the solution of the reduced LCP w = W z + q in the rows' boxes */
   private reduced(rows: UnilateralRows, solver: ContactSolverName): LcpReport {

@@ -21,6 +21,13 @@
  */
 import type { LocalDynamics } from '../../contact/localDynamics.js';
 import type { LcpMatrix, LcpReport, LcpStatus } from './types.js';
+import { Manifolds, pointNormalVelocity, addPointImpulse } from './manifoldPgs.js';
+
+/**
+ * the position pass stops when a sweep changes no pseudo-impulse by more than this fraction of the
+ * largest: it corrects a fraction erp of penetrations of micrometres, so 0.1% of that is plenty
+ */
+const POSITION_TOLERANCE = 1e-3;
 
 /** the friction law of `ContactPgs` */
 export type FrictionModel = 'box' | 'coulomb';
@@ -37,6 +44,12 @@ export interface ContactPgsOptions {
   form?: 'velocity' | 'blocks';
   /** measure the complementarity residual after the sweeps (default true; about half a sweep; else NaN) */
   measureResidual?: boolean;
+  /**
+   * solve each manifold (≤ 4 contacts on the same two components with one normal) as a block: its
+   * normals exactly, its friction at its centre with twist (manifoldPgs.ts; velocity form only).
+   * Default false: every contact on its own
+   */
+  manifolds?: boolean;
 }
 
 /**
@@ -49,6 +62,9 @@ export class ContactPgs {
   tolerance: number;
   form: 'velocity' | 'blocks';
   measureResidual: boolean;
+  manifolds: boolean;
+  /** (6 per component) Δu of the last position pass (`solvePositions`) */
+  dvPosition = new Float64Array(0);
   /** (6 per component) Δu = M⁻¹HᵀR of the last solve: add it to the free velocity for u⁺ */
   dv = new Float64Array(0);
   /** the last solve's report (the same object every solve) */
@@ -59,8 +75,10 @@ export class ContactPgs {
   private readonly w = new Float64Array(3);
   private ld: LocalDynamics | null = null;
   private maxR = 0;
-  /** the running sweep's largest impulse change and largest impulse component */
-  private readonly stats = new Float64Array(2);
+  /** the running sweep's largest impulse change, largest impulse component, largest relative change of a manifold */
+  private readonly stats = new Float64Array(3);
+  private readonly man = new Manifolds();
+  private Rp = new Float64Array(0);
 
   constructor(options: ContactPgsOptions = {}) {
     this.friction = options.friction ?? 'box';
@@ -68,6 +86,7 @@ export class ContactPgs {
     this.tolerance = options.tolerance ?? 1e-4;
     this.form = options.form ?? 'velocity';
     this.measureResidual = options.measureResidual ?? true;
+    this.manifolds = options.manifolds ?? false;
   }
 
   /**
@@ -125,6 +144,7 @@ export class ContactPgs {
     }
     this.dv.fill(0, 0, 6 * ld.components);
     ld.accumulateImpulses(R, this.dv);
+    if (this.manifolds) this.man.prepare(ld, reg);
   }
 
   /** one Gauss-Seidel sweep over the contacts in order; returns the largest impulse change */
@@ -136,11 +156,71 @@ export class ContactPgs {
         this.contactVelocity(ld, R, i, bias, true);
         relaxContact(R, i, ld.diag, this.inv, ld.friction, reg, coulomb, this.w, stats);
       }
-    } else sweepVelocity(ld, R, this.dv, this.inv, this.w, bias, reg, coulomb, stats);
+    } else if (this.manifolds) this.sweepManifolds(ld, R, bias, reg, coulomb);
+    else sweepVelocity(ld, R, this.dv, this.inv, this.w, bias, reg, coulomb, stats);
     this.maxR = stats[1]!;
-    const change = stats[0]!;
-    stats[0] = 0; stats[1] = 0;
+    // manifolds: the largest change relative to each manifold's impulses (single contacts: to the largest impulse)
+    const change = this.manifolds ? Math.max(stats[0]! / Math.max(stats[1]!, Number.MIN_VALUE), stats[2]!) * this.maxR
+      : stats[0]!;
+    stats[0] = 0; stats[1] = 0; stats[2] = 0;
     return change;
+  }
+
+  /** one sweep over the manifolds: blocks for those of several points, the contact update for single ones */
+  private sweepManifolds(ld: LocalDynamics, R: Float64Array, bias: Float64Array | null, reg: Float64Array | null,
+    coulomb: boolean): void {
+    const man = this.man, stats = this.stats, dv = this.dv;
+    for (let k = 0; k < man.count; k++) {
+      const s = man.start[k]!, e = man.start[k + 1]!;
+      if (e - s === 1) {
+        this.contactVelocity(ld, R, s, bias, false);
+        if (relaxContact(R, s, ld.diag, this.inv, ld.friction, reg, coulomb, this.w, stats)) {
+          addPointImpulse(ld, s, dv, this.w[0]!, this.w[1]!, this.w[2]!);
+        }
+        continue;
+      }
+      const change = Math.max(man.solveNormals(ld, k, R, dv, bias, 1), man.solveFriction(ld, k, R, dv, coulomb));
+      // the change relative to the manifold's own impulses (a light box on top has small ones)
+      let r = 0;
+      for (let i = s; i < e; i++) r = Math.max(r, R[3 * i]!, Math.abs(R[3 * i + 1]!), Math.abs(R[3 * i + 2]!));
+      if (change > 0 && change > stats[2]! * (r + change)) stats[2] = change / (r + change);
+      if (r > stats[1]!) stats[1] = r;
+    }
+  }
+
+  /**
+   * The position pass of split impulses (docs/theory.md §15): normal pseudo-impulses P ≥ 0 with
+   * H Δu_p + target ≥ 0 ⊥ P, no free velocity and no friction, from zero, on the manifolds of the
+   * last `solve` (same local dynamics). Δu_p into `dvPosition`; the caller moves the positions by
+   * h Δu_p and leaves the velocities alone, so correcting a penetration adds no kinetic energy.
+   * @param target (1 per contact) e.g. erp·φ/h for a penetration φ < 0, 0 elsewhere
+   */
+  solvePositions(ld: LocalDynamics, target: Float64Array, sweeps: number): number {
+    const m = ld.count, man = this.man;
+    if (this.dvPosition.length < 6 * ld.components) this.dvPosition = new Float64Array(6 * ld.components);
+    if (this.Rp.length < 3 * m) this.Rp = new Float64Array(Math.max(3 * m, 2 * this.Rp.length));
+    const dv = this.dvPosition, P = this.Rp;
+    dv.fill(0, 0, 6 * ld.components); P.fill(0, 0, 3 * m);
+    if (!this.manifolds) man.prepare(ld, null);
+    let it = 0, change = Infinity;
+    while (it < sweeps && change > 0) {
+      change = 0;
+      let maxP = 0;
+      for (let k = 0; k < man.count; k++) {
+        const s = man.start[k]!, e = man.start[k + 1]!;
+        if (e - s > 1) change = Math.max(change, man.solveNormals(ld, k, P, dv, target, 0));
+        else {
+          const W = ld.diag[9 * s]!, th = P[3 * s]!;
+          if (!(W > 0)) continue;
+          const thN = Math.max(0, th - pointNormalVelocity(ld, s, dv, target, 0) / W), d = thN - th;
+          if (d !== 0) { P[3 * s] = thN; addPointImpulse(ld, s, dv, d, 0, 0); change = Math.max(change, Math.abs(d)); }
+        }
+        for (let i = s; i < e; i++) if (P[3 * i]! > maxP) maxP = P[3 * i]!;
+      }
+      it++;
+      if (change <= POSITION_TOLERANCE * maxP) break;
+    }
+    return it;
   }
 
   /** this.w ← (B + W R)_i + (bias, 0, 0): from Δu (velocity form) or from W's block row */
