@@ -147,6 +147,7 @@ export class Stepper implements StepContacts {
 
   /** 9. stabilize: project onto the hard bilateral constraints, then the one-sided rows again */
   private stabilize(st: State, h: number): void {
+    this.solver?.correctPositions(st.q);
     this.parts.projection.run(st.q, st.u, h);
     if (this.correction !== null && this.rows.count > 0) this.correction.run(this.rows, st.u);
   }
