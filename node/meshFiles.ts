@@ -22,7 +22,9 @@ import { ModelError } from '../src/model/errors.js';
 
 /** a mesh as lists of points and of triangles (vertex indices from 0) */
 export interface MeshLists {
+  /** vertex positions [x, y, z], in the file's units */
   vertices: number[][];
+  /** triangles as vertex indices [i, j, k] (0-based), counter-clockwise seen from outside */
   triangles: number[][];
 }
 

@@ -20,6 +20,7 @@
 export { parseModel, type ParseOptions } from './io/loader.js';
 export { ModelBuilder, type ModelOptions, type ParticleOptions, type BodyOptions, type MarkerOptions, type ForceOptions, type JointOptions, type WorldShapeOptions, type ContactOptions, type SurfaceMaterialOptions, type MaterialPairOptions, type BuildOptions } from './api/builder.js';
 export type { MeshFileReader, MeshArrays } from './io/shapes.js';
+export type { ShapeGeometry, HullData, TriMeshData, GeometryBounds } from './collision/geometry.js';
 export { Model, DEFAULT_SETTINGS, type ModelSettings, type Stabilization, type Component, type Particle, type RigidBody, type Marker, type Vec3Tuple, type QuatTuple } from './model/model.js';
 export { DEFAULT_CONTACT, type ContactSettings, type ShapeEntry, type ShapeMaterial, type JointLimit, type JointMotor, type NamedMaterial, type MaterialPair } from './model/contactModel.js';
 export { Simulation, type SimulationOptions, type Energy, type Diagnostics, type WorstViolation, type FastestTurn, type Violation } from './simulation.js';

@@ -23,17 +23,23 @@ export interface GeometryBounds {
  * coplanar triangles merged) and edges, with their adjacency.
  */
 export interface HullData extends GeometryBounds {
+  /** tells a hull from a mesh */
   readonly type: 'hull';
+  /** number of vertices V */
   readonly vertexCount: number;
   /** (3V) vertex positions */
   readonly vertices: Float64Array;
+  /** number of faces F */
   readonly faceCount: number;
   /** (F+1) face f's vertices are faceVertices[faceStart[f] .. faceStart[f+1]) */
   readonly faceStart: Int32Array;
+  /** the faces' vertex indices, each face counter-clockwise seen from outside */
   readonly faceVertices: Int32Array;
-  /** (3F) unit outward face normals n_f, and (F) offsets d_f: the face's plane is n_f·x = d_f */
+  /** (3F) unit outward face normals n_f */
   readonly faceNormals: Float64Array;
+  /** (F) offsets d_f: the face's plane is n_f·x = d_f */
   readonly faceOffsets: Float64Array;
+  /** number of edges E */
   readonly edgeCount: number;
   /** (2E) each edge once, as its vertex pair (lower index first) */
   readonly edges: Int32Array;
@@ -47,10 +53,13 @@ export interface HullData extends GeometryBounds {
  * volume hierarchy over the triangles lives with the class that builds it (./mesh.ts).
  */
 export interface TriMeshData extends GeometryBounds {
+  /** tells a mesh from a hull */
   readonly type: 'mesh';
+  /** number of vertices V */
   readonly vertexCount: number;
   /** (3V) vertex positions */
   readonly vertices: Float64Array;
+  /** number of triangles T */
   readonly triangleCount: number;
   /** (3T) vertex indices of each triangle */
   readonly triangles: Int32Array;
@@ -60,4 +69,5 @@ export interface TriMeshData extends GeometryBounds {
   readonly closed: boolean;
 }
 
+/** the data of a hull or a mesh shape */
 export type ShapeGeometry = HullData | TriMeshData;

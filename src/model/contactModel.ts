@@ -48,6 +48,7 @@ export interface ShapeMaterial {
 
 /** a named surface material (model file `materials`) */
 export interface NamedMaterial extends ShapeMaterial {
+  /** the name shapes give as `material` */
   readonly name: string;
 }
 
@@ -55,9 +56,13 @@ export interface NamedMaterial extends ShapeMaterial {
 export interface MaterialPair {
   /** the two materials' names (one name twice: a material against itself) */
   readonly materials: readonly [string, string];
+  /** the pair's friction coefficient μ, replacing the combined one */
   readonly friction?: number;
+  /** the pair's restitution e ∈ [0, 1] */
   readonly restitution?: number;
+  /** the pair's compliance α ≥ 0, m/N */
   readonly compliance?: number;
+  /** the pair's damping β ≥ 0, s */
   readonly damping?: number;
 }
 
@@ -84,8 +89,9 @@ export interface ShapeEntry {
   readonly collide: boolean;
   /** a hull's or a mesh's data (required for those kinds, absent otherwise) */
   readonly geometry?: ShapeGeometry;
-  /** collision group bits (default 1) and the groups it pairs with (default all, 0xffffffff) */
+  /** collision group bits (default 1) */
   readonly group?: number;
+  /** the groups it pairs with (default all, 0xffffffff): a pair needs (g_A & m_B) and (g_B & m_A) */
   readonly mask?: number;
   /** its named material (Model.materials), whose pair overrides apply to its contacts */
   readonly materialName?: string;
