@@ -22,6 +22,7 @@ import { BlockDiagonalPgs } from './contactPgs.js';
 import { LemkeStep } from './lemkeStep.js';
 import { DenseLcpMatrix, type LcpMatrix, type LcpReport } from '../solvers/lcp/types.js';
 import { BoxLcpPivoting } from '../solvers/lcp/pivoting.js';
+import type { BoxFriction } from '../solvers/lcp/frictionBounds.js';
 import { boxPgs } from '../solvers/lcp/pgs.js';
 import type { ContactSettings } from '../model/contactModel.js';
 
@@ -151,8 +152,33 @@ export class VelocitySolve {
     // the solvers read the first n entries (A.n): the arrays go whole, so no views are made per step
     const W: LcpMatrix = this.W, q = this.q, z = rows.z, lo = this.lo, hi = this.hi, friction = this.friction;
     friction.normalOf = rows.normalOf; friction.mu = rows.mu;
-    if (solver === 'lemke') return this.lemke.solve(W, q, rows);
+    if (solver === 'lemke') return this.lemkeOrFallback(rows);
     if (solver === 'pgs') return boxPgs(W, q, lo, hi, friction, z, this.pgsOptions);
+    return this.pivot(rows, friction);
+  }
+
+  /**
+   * lemke's solve when it ends with a solution (residual ≤ SOLVED_RESIDUAL); otherwise (a ray, the
+   * pivot cap, a basis whose residual shows it is not a solution) the contacts take the exact
+   * frictionless impulses of pivoting this step, so that nothing sinks, and the report keeps
+   * lemke's status
+   */
+  private lemkeOrFallback(rows: UnilateralRows): LcpReport {
+    const rep = this.lemke.solve(this.W, this.q, rows);
+    if (rep.status === 'solved' && rep.residual <= SOLVED_RESIDUAL) return rep;
+    const status = rep.status === 'solved' ? 'iteration-limit' : rep.status;
+    for (let i = 0; i < rows.count; i++) {
+      if (rows.kind[i] === ROW_FRICTION) { this.lo[i] = 0; this.hi[i] = 0; }
+      rows.z[i] = 0;
+    }
+    const fallback = this.pivot(rows, null);
+    fallback.status = status;
+    return fallback;
+  }
+
+  /** pivoting on the reduced LCP (friction: the rows' Coulomb coupling, or null for fixed boxes) */
+  private pivot(rows: UnilateralRows, friction: BoxFriction | null): LcpReport {
+    const W: LcpMatrix = this.W, q = this.q, z = rows.z, lo = this.lo, hi = this.hi, n = rows.count;
     this.pivotOptions.initialSets = this.warmSets(rows);
     if (this.ws.solver.symmetric) return this.pivoting.solve(W, q, lo, hi, friction, z, this.pivotOptions);
     // a non-symmetric W (spinning bodies): pivoting on its symmetric part, polished on W itself
