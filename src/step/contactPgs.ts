@@ -5,7 +5,16 @@
  * inverted on its own (6 × 6 or 3 × 3), and projected Gauss-Seidel runs on the contact-frame local
  * dynamics U = B + W R (002; contact/localDynamics.ts, solvers/lcp/pgs.ts) in its velocity form,
  * warm-started from the last step's impulses of the same contacts (matched by feature keys).
- * Δu = M̂⁻¹HᵀR then adds to the free step's velocities directly.
+ * Δu = M̂⁻¹HᵀR then adds to the free step's velocities directly. Each manifold (a box face on a
+ * box: up to four points, one normal) is solved as a block (solvers/lcp/manifoldPgs.ts).
+ *
+ * The penetrations of manifolds are corrected by split impulses (theory.md §15): the velocity
+ * solve sees such a rigid penetrating point with b = 0 (it stops the approach and pushes nothing
+ * out), and a position pass finds normal pseudo-impulses for the target erp·φ/h alone; their Δu_p
+ * moves the positions by h Δu_p after the advance (`correctPositions`, stage 9) and never enters
+ * the velocities. With the push-out in the velocities, a stack's corners took turns at being pushed
+ * out by an unconverged solve, and the push-outs' kinetic energy rocked a stack of ten boxes apart.
+ * Single-point contacts (spheres) cannot rock: they keep erp·φ/h in the velocity solve.
  */
 import type { Workspace } from './workspace.js';
 import type { ContactSet } from '../contact/contactSet.js';
@@ -87,15 +96,16 @@ export class BlockDiagonalPgs {
   }
 
   /**
-   * bias ← each contact's b for the velocity solve, target ← the position pass's: a rigid contact
-   * that penetrates (and does not bounce) moves its erp·φ/h from the first to the second. Returns
-   * whether any contact has a target.
+   * bias ← each contact's b for the velocity solve, target ← the position pass's: a rigid point
+   * of a manifold that penetrates (and does not bounce) moves its erp·φ/h from the first to the
+   * second. Returns whether any contact has a target.
    */
   private splitBias(contacts: ContactSet, rows: UnilateralRows, normalRow: Int32Array): boolean {
     let any = false;
     for (let c = 0; c < contacts.count; c++) {
       const i = normalRow[c]!, b = rows.b[i]!;
-      const moved = this.erp > 0 && contacts.gap[c]! < 0 && rows.reg[i] === 0 && !(contacts.restitution[c]! > 0);
+      const face = (c > 0 && sameManifold(contacts, c - 1, c)) || (c + 1 < contacts.count && sameManifold(contacts, c, c + 1));
+      const moved = face && this.erp > 0 && contacts.gap[c]! < 0 && rows.reg[i] === 0 && !(contacts.restitution[c]! > 0);
       this.bias[c] = moved ? 0 : b;
       this.target[c] = moved ? this.erp * contacts.gap[c]! : 0;
       if (moved) any = true;
@@ -156,6 +166,13 @@ export class BlockDiagonalPgs {
     this.bias = new Float64Array(cap); this.reg = new Float64Array(cap); this.R = new Float64Array(3 * cap);
     this.target = new Float64Array(cap);
   }
+}
+
+/** true when contacts i and j join the same two components with the same normal (points of one manifold) */
+function sameManifold(c: ContactSet, i: number, j: number): boolean {
+  const n = c.n_W;
+  return c.compA[i] === c.compA[j] && c.compB[i] === c.compB[j] && n[3 * i] === n[3 * j]
+    && n[3 * i + 1] === n[3 * j + 1] && n[3 * i + 2] === n[3 * j + 2];
 }
 
 /**

@@ -29,11 +29,13 @@ const FEASIBLE = 1e-12;
 export class Manifolds {
   /** number of manifolds (a single contact is a manifold of one point) */
   count = 0;
+  /** manifolds of two points or more */
+  blocks = 0;
   /** (count + 1) first contact of each manifold */
   start = new Int32Array(1);
   /** (16 per manifold) K = W_NN (+ ρ), row-major 4 × 4 */
   private K = new Float64Array(0);
-  /** (16 per manifold) Cholesky factor of K + εI (lower, row-major 4 × 4); 1 where it exists; the blocks' scale */
+  /** (16 per manifold) Cholesky factor of K + εI (lower, row-major 4 × 4); whether it exists; K's scale */
   private L = new Float64Array(0);
   private fullOk = new Uint8Array(0);
   private scale = new Float64Array(0);
@@ -41,7 +43,7 @@ export class Manifolds {
   private rows = new Float64Array(0);
   /** (36 per manifold) the rows' responses M⁻¹Jᵀ, same layout */
   private resp = new Float64Array(0);
-  /** (9 per manifold) inverse of the centre block W_ff; (4 per manifold): λ_max of its tangent part, Σ|d|², centre B */
+  /** (9 per manifold) inverse of the centre block W_ff; (4 per manifold) λ_max of its tangents, Σ|d|², centre B */
   private Wfi = new Float64Array(0);
   private aux = new Float64Array(0);
   /** (8 per manifold) (n × d_i)·t₁, (n × d_i)·t₂ per point; (4 per manifold) |d_i| */
@@ -67,10 +69,12 @@ export class Manifolds {
       if (!same) this.start[++g] = i;
     }
     this.count = g;
+    this.blocks = 0;
     this.reserve(g);
     for (let k = 0; k < g; k++) {
       const s = this.start[k]!, e = this.start[k + 1]!;
       if (e - s < 2) continue;
+      this.blocks++;
       this.normalBlock(ld, k, s, e, reg);
       this.factorFull(k, e - s);
       this.centreRows(ld, k, s, e);
@@ -82,7 +86,8 @@ export class Manifolds {
     const cap = Math.max(g, 2 * (this.Wfi.length / 9));
     this.K = new Float64Array(16 * cap); this.rows = new Float64Array(36 * cap);
     this.resp = new Float64Array(36 * cap); this.Wfi = new Float64Array(9 * cap);
-    this.aux = new Float64Array(4 * cap); this.arm = new Float64Array(8 * cap); this.dist = new Float64Array(4 * cap);
+    this.aux = new Float64Array(4 * cap); this.arm = new Float64Array(8 * cap);
+    this.dist = new Float64Array(4 * cap);
     this.twistFree = new Float64Array(cap); this.L = new Float64Array(16 * cap);
     this.fullOk = new Uint8Array(cap); this.scale = new Float64Array(cap);
   }
@@ -124,7 +129,8 @@ export class Manifolds {
     for (let i = s; i < e; i++) { cx += P[3 * i]! / m; cy += P[3 * i + 1]! / m; cz += P[3 * i + 2]! / m; }
     for (let a = 0; a < m; a++) {
       const i = s + a, dx = P[3 * i]! - cx, dy = P[3 * i + 1]! - cy, dz = P[3 * i + 2]! - cz;
-      const ux = N[p + 1]! * dz - N[p + 2]! * dy, uy = N[p + 2]! * dx - N[p]! * dz, uz = N[p]! * dy - N[p + 1]! * dx;
+      const ux = N[p + 1]! * dz - N[p + 2]! * dy, uy = N[p + 2]! * dx - N[p]! * dz;
+      const uz = N[p]! * dy - N[p + 1]! * dx;
       this.arm[8 * k + 2 * a] = ux * T1[p]! + uy * T1[p + 1]! + uz * T1[p + 2]!;
       this.arm[8 * k + 2 * a + 1] = ux * T2[p]! + uy * T2[p + 1]! + uz * T2[p + 2]!;
       this.dist[4 * k + a] = Math.sqrt(dx * dx + dy * dy + dz * dz);
@@ -137,13 +143,16 @@ export class Manifolds {
       for (let a = 0; a < m; a++) {
         const i = s + a, A = 18 * i + 9 * side, G = 36 * i + 18 * side;
         for (let t = 0; t < 2; t++) {
-          const d = t === 0 ? T1 : T2, c = this.arm[8 * k + 2 * a + t]! / D2, r = o + 18 * side + 6 * t, tw = o + 18 * side + 12;
+          const d = t === 0 ? T1 : T2, c = this.arm[8 * k + 2 * a + t]! / D2;
+          const r = o + 18 * side + 6 * t, tw = o + 18 * side + 12;
           for (let x = 0; x < 3; x++) {
             J[r + x] = J[r + x]! + d[3 * i + x]! / m; J[r + 3 + x] = J[r + 3 + x]! + ang[A + 3 * (t + 1) + x]! / m;
-            J[tw + x] = J[tw + x]! + c * d[3 * i + x]!; J[tw + 3 + x] = J[tw + 3 + x]! + c * ang[A + 3 * (t + 1) + x]!;
+            J[tw + x] = J[tw + x]! + c * d[3 * i + x]!;
+            J[tw + 3 + x] = J[tw + 3 + x]! + c * ang[A + 3 * (t + 1) + x]!;
           }
           for (let x = 0; x < 6; x++) {
-            S[r + x] = S[r + x]! + res[G + 6 * (t + 1) + x]! / m; S[tw + x] = S[tw + x]! + c * res[G + 6 * (t + 1) + x]!;
+            S[r + x] = S[r + x]! + res[G + 6 * (t + 1) + x]! / m;
+            S[tw + x] = S[tw + x]! + c * res[G + 6 * (t + 1) + x]!;
           }
         }
       }
@@ -255,8 +264,14 @@ export class Manifolds {
     for (let a = 0; a < m; a++) {
       const i = s + a;
       let w = free * B[3 * i]! + (bias === null ? 0 : bias[i]!) + lin;
-      if (Bc >= 0) { const g = 18 * i + 9, o = 6 * Bc + 3; w += ang[g]! * dv[o]! + ang[g + 1]! * dv[o + 1]! + ang[g + 2]! * dv[o + 2]!; }
-      if (A >= 0) { const g = 18 * i, o = 6 * A + 3; w -= ang[g]! * dv[o]! + ang[g + 1]! * dv[o + 1]! + ang[g + 2]! * dv[o + 2]!; }
+      if (Bc >= 0) {
+        const g = 18 * i + 9, o = 6 * Bc + 3;
+        w += ang[g]! * dv[o]! + ang[g + 1]! * dv[o + 1]! + ang[g + 2]! * dv[o + 2]!;
+      }
+      if (A >= 0) {
+        const g = 18 * i, o = 6 * A + 3;
+        w -= ang[g]! * dv[o]! + ang[g + 1]! * dv[o + 1]! + ang[g + 2]! * dv[o + 2]!;
+      }
       q[a] = w;
     }
   }
@@ -265,8 +280,16 @@ export class Manifolds {
   private tryFull(k: number, m: number, scale: number): boolean {
     if (this.fullOk[k] === 0) return false;
     const L = this.L, o = 16 * k, x = this.xs, q = this.q;
-    for (let i = 0; i < m; i++) { let v = -q[i]!; for (let j = 0; j < i; j++) v -= L[o + 4 * i + j]! * x[j]!; x[i] = v / L[o + 5 * i]!; }
-    for (let i = m - 1; i >= 0; i--) { let v = x[i]!; for (let j = i + 1; j < m; j++) v -= L[o + 4 * j + i]! * x[j]!; x[i] = v / L[o + 5 * i]!; }
+    for (let i = 0; i < m; i++) {
+      let v = -q[i]!;
+      for (let j = 0; j < i; j++) v -= L[o + 4 * i + j]! * x[j]!;
+      x[i] = v / L[o + 5 * i]!;
+    }
+    for (let i = m - 1; i >= 0; i--) {
+      let v = x[i]!;
+      for (let j = i + 1; j < m; j++) v -= L[o + 4 * j + i]! * x[j]!;
+      x[i] = v / L[o + 5 * i]!;
+    }
     for (let a = 0; a < m; a++) {
       if (x[a]! < -FEASIBLE * scale * Math.max(1, Math.abs(x[a]!))) return false;
       if (x[a]! < 0) x[a] = 0;
