@@ -32,7 +32,7 @@ import loadMujoco, { type MainModule } from '@mujoco/mujoco';
 import initJolt from 'jolt-physics';
 import { warnIfFull } from './contactPeers.js';
 import {
-  BOXPILE, boxCount, boxpileCentres, cubeKineticEnergy, measureBoxpile, describeBoxpile,
+  BOXPILE, boxCount, boxpileCentres, cubeKineticEnergy, measureBoxpile,
   type PileSize, type BoxpileWorld, type BoxpileResult, type BoxpileMeasureOptions, type ScalingPoint,
 } from './boxpile.js';
 
@@ -182,6 +182,12 @@ function joltWorld(J: JoltModule, s: PileSize, sleep: boolean): BoxpileWorld {
   };
 }
 
+/** a short line on stderr per measurement (the parent process reports them in full) */
+function progress(r: BoxpileResult): void {
+  const what = r.available ? `${r.msPerStep.toFixed(2)} ms/step over ${r.steps} steps` : r.reason;
+  process.stderr.write(`  ${r.boxes} boxes, ${r.engine} ${r.solver}: ${what}\n`);
+}
+
 /** the installed version of an npm package, from its package.json */
 function packageVersion(name: string): string {
   let dir = dirname(createRequire(import.meta.url).resolve(name));
@@ -197,7 +203,7 @@ function packageVersion(name: string): string {
 /** the box pile in Rapier and Jolt (sleeping on, then off) and MuJoCo; then the scaling */
 export async function boxpilePeers(o: BoxpilePeerOptions): Promise<BoxpilePeerReport> {
   const size = { nx: 10, ny: 10, layers: 10 }, boxpile: BoxpileResult[] = [], scaling: ScalingPoint[] = [];
-  const add = (r: BoxpileResult): void => { process.stderr.write(`  ${describeBoxpile(r)}\n`); boxpile.push(r); };
+  const add = (r: BoxpileResult): void => { progress(r); boxpile.push(r); };
   const m = (extra: Partial<BoxpileMeasureOptions> = {}): BoxpileMeasureOptions =>
     ({ size, worlds: o.worlds, steps: o.steps, ...extra });
   const asleep = 'resting bodies fall asleep: their steps cost next to nothing, their velocities are zero';
@@ -223,7 +229,7 @@ export async function boxpilePeers(o: BoxpilePeerOptions): Promise<BoxpilePeerRe
     scaling.push({ engine: 'jolt', solver: 'sleeping off', boxes: boxCount(s), result: boxCount(s) > JOLT_MOST_BOXES
       ? { engine: 'jolt', version: jv, solver: 'sleeping off', boxes: boxCount(s), available: false, reason: tooMany }
       : measureBoxpile('jolt', jv, 'sleeping off', jolt(s, false), one) });
-    for (const p of scaling.slice(-2)) process.stderr.write(`  scaling ${describeBoxpile(p.result)}\n`);
+    for (const p of scaling.slice(-2)) progress(p.result);
   }
   return { boxpile, scaling };
 }
