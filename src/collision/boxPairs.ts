@@ -33,7 +33,7 @@
  */
 import { PARAMS_STRIDE, type ShapeTable } from './shapes.js';
 import type { Manifold } from './manifold.js';
-import { ClipWorkspace, clipFeatures, closestEdges, closestSegments } from './convex/clip.js';
+import { clipWorkspaceOf, clipFeatures, closestEdges, closestSegments } from './convex/clip.js';
 import { BOX_FACE, FACE_SIN, boxEdgeId, boxFace } from './convex/features.js';
 
 /** the preference for face axes, as a fraction of the smallest half extent of the two boxes */
@@ -42,14 +42,12 @@ const FACE_BIAS = 1e-3;
 const EDGE_REL = 0.05;
 /** below this length of a_i × b_j the edges count as parallel */
 const PARALLEL = 1e-6;
-/** the polygons of the face clipping (scratch, reused by every call, nothing kept between calls) */
-const WS = new ClipWorkspace();
-/**
- * scratch of the box pairs (reused by every call): [0, 9) C = R_Aᵀ R_B, [9, 12) R_Aᵀ (p_B − p_A),
- * [12, 15) R_Bᵀ (p_B − p_A), [15, 17) the closest-point parameters of two segments, [17, 20) a normal,
- * [20] a separation, [21, 24) a point
+/*
+ * S, the box pairs' scratch, is the manifold's `work` (no pair function keeps it between calls):
+ * [0, 9) C = R_Aᵀ R_B, [9, 12) R_Aᵀ (p_B − p_A), [12, 15) R_Bᵀ (p_B − p_A), [15, 17) the
+ * closest-point parameters of two segments, [17, 20) a normal, [20] a separation, [21, 24) a point;
+ * the clipping polygons are the manifold's ClipWorkspace (./convex/clip.ts clipWorkspaceOf)
  */
-const S = new Float64Array(24);
 
 /** the box feature id of the local point x clamped to the box: vertex, edge or face by the clamped axes */
 function clampedFeature(cx: boolean, cy: boolean, cz: boolean, x: number, y: number, z: number): number {
@@ -103,7 +101,7 @@ export function sphereBox(t: ShapeTable, a: number, b: number, m: Manifold): voi
 }
 
 /** C = R_Aᵀ R_B and the centre offset in both frames, into S[0 .. 15) */
-function relativePose(t: ShapeTable, a: number, b: number): void {
+function relativePose(S: Float64Array, t: ShapeTable, a: number, b: number): void {
   const R = t.rot, oa = 9 * a, ob = 9 * b, P = t.pos;
   const dx = P[3 * b]! - P[3 * a]!, dy = P[3 * b + 1]! - P[3 * a + 1]!, dz = P[3 * b + 2]! - P[3 * a + 2]!;
   for (let i = 0; i < 3; i++) {
@@ -116,9 +114,10 @@ function relativePose(t: ShapeTable, a: number, b: number): void {
 
 /** box a, box b */
 export function boxBox(t: ShapeTable, a: number, b: number, m: Manifold): void {
+  const S = m.work;
   const pr = t.params, ka = PARAMS_STRIDE * a, kb = PARAMS_STRIDE * b, margin = t.margin;
   const a0 = pr[ka]!, a1 = pr[ka + 1]!, a2 = pr[ka + 2]!, b0 = pr[kb]!, b1 = pr[kb + 1]!, b2 = pr[kb + 2]!;
-  relativePose(t, a, b);
+  relativePose(S, t, a, b);
   const c00 = Math.abs(S[0]!), c01 = Math.abs(S[1]!), c02 = Math.abs(S[2]!);
   const c10 = Math.abs(S[3]!), c11 = Math.abs(S[4]!), c12 = Math.abs(S[5]!);
   const c20 = Math.abs(S[6]!), c21 = Math.abs(S[7]!), c22 = Math.abs(S[8]!);
@@ -137,7 +136,7 @@ export function boxBox(t: ShapeTable, a: number, b: number, m: Manifold): void {
   const bias = FACE_BIAS * Math.min(a0, a1, a2, b0, b1, b2);
   const refIsA = !(sB > sA + bias), sFace = refIsA ? sA : sB;
   // the edge axes a_i × b_j: the best, or none when one separates by the margin
-  const edge = bestEdge(a0, a1, a2, b0, b1, b2, margin);
+  const edge = bestEdge(S, a0, a1, a2, b0, b1, b2, margin);
   if (edge === -2) return;
   if (edge >= 0 && S[20]! > sFace + EDGE_REL * Math.abs(sFace) + bias) {
     edgeContact(t, a, b, edge, margin, m);
@@ -150,7 +149,7 @@ export function boxBox(t: ShapeTable, a: number, b: number, m: Manifold): void {
  * the edge axis a_i × b_j of the largest separation (index 3i + j, its separation into S[20]); −1 when
  * all are parallel, −2 when one separates by the margin or more
  */
-function bestEdge(a0: number, a1: number, a2: number, b0: number, b1: number, b2: number, margin: number): number {
+function bestEdge(S: Float64Array, a0: number, a1: number, a2: number, b0: number, b1: number, b2: number, margin: number): number {
   let best = -1, sBest = -Infinity;
   for (let i = 0; i < 3; i++) {
     const i1 = i === 2 ? 0 : i + 1, i2 = i1 === 2 ? 0 : i1 + 1;
@@ -175,6 +174,8 @@ function bestEdge(a0: number, a1: number, a2: number, b0: number, b1: number, b2
 
 /** face contact: the reference face of axis `axis` of box a (refIsA) or b, the other box's face clipped */
 function faceContact(t: ShapeTable, a: number, b: number, refIsA: boolean, axis: number, m: Manifold): void {
+  const S = m.work;
+  const WS = clipWorkspaceOf(m);
   const ref = refIsA ? a : b, inc = refIsA ? b : a, R = t.rot, pr = t.params, P = t.pos;
   const or = 9 * ref, oi = 9 * inc;
   // the reference normal toward the other box, the contact normal from a to b
@@ -203,6 +204,7 @@ function axisOf(out: Float64Array, o: number, t: ShapeTable, i: number, j: numbe
 
 /** edge contact along a_i × b_j (edge = 3i + j): one point at the closest points of the two edges */
 function edgeContact(t: ShapeTable, a: number, b: number, edge: number, margin: number, m: Manifold): void {
+  const S = m.work;
   const i = (edge / 3) | 0, j = edge - 3 * i, R = t.rot, P = t.pos;
   axisOf(S, 21, t, a, i, 1); axisOf(S, 17, t, b, j, 1);
   // the unit axis c = a_i × b_j, from a to b
@@ -251,6 +253,7 @@ function vertexOf(out: Float64Array, o: number, t: ShapeTable, i: number, v: num
  * separating axis of least overlap when it reaches in; two clipped points for a capsule lying on a face
  */
 export function capsuleBox(t: ShapeTable, a: number, b: number, m: Manifold): void {
+  const S = m.work;
   const P = t.pos, R = t.rot, o = 9 * b, ka = PARAMS_STRIDE * a, r = t.params[ka]!, h = t.params[ka + 1]!;
   const dx = P[3 * a]! - P[3 * b]!, dy = P[3 * a + 1]! - P[3 * b + 1]!, dz = P[3 * a + 2]! - P[3 * b + 2]!;
   const ux = R[9 * a + 2]!, uy = R[9 * a + 5]!, uz = R[9 * a + 8]!;
@@ -260,7 +263,7 @@ export function capsuleBox(t: ShapeTable, a: number, b: number, m: Manifold): vo
   S[3] = R[o]! * ux + R[o + 3]! * uy + R[o + 6]! * uz; S[4] = R[o + 1]! * ux + R[o + 4]! * uy + R[o + 7]! * uz;
   S[5] = R[o + 2]! * ux + R[o + 5]! * uy + R[o + 8]! * uz;
   // the local normal into S[17..19], the segment point into S[21..23], the separation into S[20]
-  const features = segmentInBox(t, b, h) ? overlapAxis(t, b, h) : segmentDistance(t, b, h);
+  const features = segmentInBox(S, t, b, h) ? overlapAxis(S, t, b, h) : segmentDistance(S, t, b, h);
   const sep = S[20]!, gap = sep - r;
   if (!(gap < t.margin)) return;
   const lx = S[17]!, ly = S[18]!, lz = S[19]!;
@@ -276,7 +279,7 @@ export function capsuleBox(t: ShapeTable, a: number, b: number, m: Manifold): vo
 }
 
 /** true when the segment (S[0..5], half length h) meets box b (slab test in box coordinates) */
-function segmentInBox(t: ShapeTable, b: number, h: number): boolean {
+function segmentInBox(S: Float64Array, t: ShapeTable, b: number, h: number): boolean {
   let lo = -h, hi = h;
   for (let k = 0; k < 3; k++) {
     const e = t.params[PARAMS_STRIDE * b + k]!, c = S[k]!, u = S[3 + k]!;
@@ -295,7 +298,7 @@ function segmentInBox(t: ShapeTable, b: number, h: number): boolean {
  * segment against the 12 edges; normal, segment point and distance into S; returns the features
  * (capsule << 8 | box)
  */
-function segmentDistance(t: ShapeTable, b: number, h: number): number {
+function segmentDistance(S: Float64Array, t: ShapeTable, b: number, h: number): number {
   const k = PARAMS_STRIDE * b, e0 = t.params[k]!, e1 = t.params[k + 1]!, e2 = t.params[k + 2]!;
   let best = Infinity, features = 0;
   // the two ends
@@ -304,7 +307,7 @@ function segmentDistance(t: ShapeTable, b: number, h: number): number {
     const qx = Math.max(-e0, Math.min(e0, x)), qy = Math.max(-e1, Math.min(e1, y)), qz = Math.max(-e2, Math.min(e2, z));
     const d2 = (qx - x) ** 2 + (qy - y) ** 2 + (qz - z) ** 2;
     if (d2 < best) {
-      best = d2; setClosest(x, y, z, qx, qy, qz);
+      best = d2; setClosest(S, x, y, z, qx, qy, qz);
       features = (end << 8) | clampedFeature(qx !== x, qy !== y, qz !== z, qx, qy, qz);
     }
   }
@@ -322,7 +325,7 @@ function segmentDistance(t: ShapeTable, b: number, h: number): number {
       const qx = j === 0 ? (2 * u - 1) * ej : sx, qy = j === 1 ? (2 * u - 1) * ej : sy, qz = j === 2 ? (2 * u - 1) * ej : sz;
       const d2 = (qx - x) ** 2 + (qy - y) ** 2 + (qz - z) ** 2;
       if (d2 < best) {
-        best = d2; setClosest(x, y, z, qx, qy, qz);
+        best = d2; setClosest(S, x, y, z, qx, qy, qz);
         const vb = v & ~(1 << j), fb = u <= 0 ? vb : u >= 1 ? vb | (1 << j) : boxEdgeId(vb, vb | (1 << j));
         features = ((s <= 0 ? 0 : s >= 1 ? 1 : 2) << 8) | fb;
       }
@@ -332,7 +335,7 @@ function segmentDistance(t: ShapeTable, b: number, h: number): number {
 }
 
 /** the segment point x and box point q (box coordinates): S[21..23] = x, S[17..19] = unit (q − x), S[20] = |q − x| */
-function setClosest(x: number, y: number, z: number, qx: number, qy: number, qz: number): void {
+function setClosest(S: Float64Array, x: number, y: number, z: number, qx: number, qy: number, qz: number): void {
   const d = Math.sqrt((qx - x) ** 2 + (qy - y) ** 2 + (qz - z) ** 2);
   S[21] = x; S[22] = y; S[23] = z; S[20] = d;
   if (d > 0) { S[17] = (qx - x) / d; S[18] = (qy - y) / d; S[19] = (qz - z) / d; } else { S[17] = 0; S[18] = 0; S[19] = 1; }
@@ -343,7 +346,7 @@ function setClosest(x: number, y: number, z: number, qx: number, qy: number, qz:
  * (a face axis unless an edge axis overlaps less by FACE_BIAS of the smallest extent); normal,
  * deepest segment point and separation into S; returns the features (capsule << 8 | box)
  */
-function overlapAxis(t: ShapeTable, b: number, h: number): number {
+function overlapAxis(S: Float64Array, t: ShapeTable, b: number, h: number): number {
   const k = PARAMS_STRIDE * b, e0 = t.params[k]!, e1 = t.params[k + 1]!, e2 = t.params[k + 2]!;
   const bias = FACE_BIAS * Math.min(e0, e1, e2);
   let best = -Infinity, face = true;
@@ -383,6 +386,8 @@ function overlapAxis(t: ShapeTable, b: number, h: number): number {
  */
 function lyingCapsule(t: ShapeTable, a: number, b: number, nx: number, ny: number, nz: number,
   r: number, h: number, m: Manifold): boolean {
+  const S = m.work;
+  const WS = clipWorkspaceOf(m);
   const lx = S[17]!, ly = S[18]!, lz = S[19]!, ax = Math.abs(lx), ay = Math.abs(ly), az = Math.abs(lz);
   const j = ax >= ay && ax >= az ? 0 : ay >= az ? 1 : 2, nj = j === 0 ? lx : j === 1 ? ly : lz;
   const un = S[3]! * lx + S[4]! * ly + S[5]! * lz;

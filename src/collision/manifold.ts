@@ -17,6 +17,11 @@ export class Manifold {
   readonly work = new Float64Array(24);
   /** the general convex pair's workspace, made on its first use (convex/convexPair.ts) */
   convexScratch: unknown = null;
+  /** the clipping polygons and the reduction's scratch, made on first use (convex/clip.ts) */
+  clipScratch: unknown = null;
+  reduceScratch: unknown = null;
+  /** the mesh pairs' scratch, made on first use (meshPairs.ts) */
+  meshScratch: unknown = null;
 
   constructor(capacity = 8) {
     this.featureA = new Int32Array(capacity); this.featureB = new Int32Array(capacity);

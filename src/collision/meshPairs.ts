@@ -92,12 +92,11 @@ export class MeshPairScratch {
   }
 }
 
-const SCRATCH = new WeakMap<Manifold, MeshPairScratch>();
-
-/** the scratch kept for manifold m */
+/** the scratch kept on manifold m, made on its first use */
 function scratchOf(m: Manifold, mesh: TriMesh): MeshPairScratch {
-  let s = SCRATCH.get(m);
-  if (s === undefined) { s = new MeshPairScratch(); SCRATCH.set(m, s); }
+  const kept = m.meshScratch;
+  const s = kept instanceof MeshPairScratch ? kept : new MeshPairScratch();
+  m.meshScratch = s;
   // room for a query of this mesh (grown outside the per-triangle loop)
   if (s.stack.length < mesh.bvh.depth + 1) s.stack = mesh.bvh.makeStack();
   if (s.hits.length < mesh.triangleCount) s.hits = new Int32Array(mesh.triangleCount);

@@ -36,11 +36,31 @@ const CLUSTER = 0.02;
 const MIN_COS = 0.5;
 /** the exact area search of reduceManifold up to this many points (a greedy one beyond) */
 const EXACT_REDUCE = 16;
-/** reduceManifold's scratch (reused by every call, never kept): 2D coordinates, the picks, sorted */
-const SCRATCH = {
-  x: new Float64Array(EXACT_REDUCE), y: new Float64Array(EXACT_REDUCE),
-  pick: new Int32Array(4), sorted: new Int32Array(4),
-};
+/** reduceManifold's scratch (one per manifold, never kept between calls): 2D coordinates, the picks, sorted */
+class ReduceScratch {
+  x = new Float64Array(EXACT_REDUCE);
+  y = new Float64Array(EXACT_REDUCE);
+  readonly pick = new Int32Array(4);
+  readonly sorted = new Int32Array(4);
+}
+
+/** the manifold's clipping workspace, made on its first use */
+export function clipWorkspaceOf(m: Manifold): ClipWorkspace {
+  const w = m.clipScratch;
+  if (w instanceof ClipWorkspace) return w;
+  const made = new ClipWorkspace();
+  m.clipScratch = made;
+  return made;
+}
+
+/** the manifold's reduction scratch, made on its first use */
+function reduceScratchOf(m: Manifold): ReduceScratch {
+  const w = m.reduceScratch;
+  if (w instanceof ReduceScratch) return w;
+  const made = new ReduceScratch();
+  m.reduceScratch = made;
+  return made;
+}
 
 /** the preallocated polygons of the manifold builder; one per collider */
 export class ClipWorkspace {
@@ -363,8 +383,8 @@ export function clipManifold(ws: ClipWorkspace, A: Convex, B: Convex, nx: number
 }
 
 /** twice the area of the convex hull of the scratch points a, b, c, d (2D) */
-function hullArea4(a: number, b: number, c: number, d: number): number {
-  const X = SCRATCH.x, Y = SCRATCH.y;
+function hullArea4(R: ReduceScratch, a: number, b: number, c: number, d: number): number {
+  const X = R.x, Y = R.y;
   const ax = X[a]!, ay = Y[a]!, bx = X[b]!, by = Y[b]!, cx = X[c]!, cy = Y[c]!, dx = X[d]!, dy = Y[d]!;
   // the three orderings' shoelace areas (the convex one is the largest) and the four triangles
   const q1 = Math.abs((cx - ax) * (dy - by) - (cy - ay) * (dx - bx));
@@ -378,9 +398,9 @@ function hullArea4(a: number, b: number, c: number, d: number): number {
 }
 
 /** the points first + i of m into the scratch (x, y) in the plane normal to the normal of m[first] */
-function projectPoints(m: Manifold, first: number, n: number): void {
-  if (SCRATCH.x.length < n) { SCRATCH.x = new Float64Array(2 * n); SCRATCH.y = new Float64Array(2 * n); }
-  const X = SCRATCH.x, Y = SCRATCH.y;
+function projectPoints(R: ReduceScratch, m: Manifold, first: number, n: number): void {
+  if (R.x.length < n) { R.x = new Float64Array(2 * n); R.y = new Float64Array(2 * n); }
+  const X = R.x, Y = R.y;
   const N = m.normal, nx = N[3 * first]!, ny = N[3 * first + 1]!, nz = N[3 * first + 2]!;
   // a tangent basis of the normal (Duff-Frisvad)
   const sg = nz >= 0 ? 1 : -1, a = -1 / (sg + nz), b = nx * ny * a;
@@ -404,33 +424,33 @@ export function reduceManifold(m: Manifold, first: number, max = 4): void {
   // the deepest point
   let deep = 0;
   for (let i = 1; i < n; i++) if (m.gap[first + i]! < m.gap[first + deep]!) deep = i;
-  const B = SCRATCH.pick;
+  const R = reduceScratchOf(m), B = R.pick;
   B[0] = B[1] = B[2] = B[3] = deep;
   if (k > 1) {
-    projectPoints(m, first, n);
+    projectPoints(R, m, first, n);
     // the farthest point from the deepest
     let far = -1;
     for (let i = 0; i < n; i++) {
       if (i === deep) continue;
-      const d = (SCRATCH.x[i]! - SCRATCH.x[deep]!) ** 2 + (SCRATCH.y[i]! - SCRATCH.y[deep]!) ** 2;
+      const d = (R.x[i]! - R.x[deep]!) ** 2 + (R.y[i]! - R.y[deep]!) ** 2;
       if (d > far) { far = d; B[1] = B[2] = B[3] = i; }
     }
-    if (k > 2 && n <= EXACT_REDUCE) exactPick(n, deep, k);
-    else if (k > 2) greedyPick(n, deep, k);
+    if (k > 2 && n <= EXACT_REDUCE) exactPick(R, n, deep, k);
+    else if (k > 2) greedyPick(R, n, deep, k);
   }
-  compact(m, first, k);
+  compact(R, m, first, k);
 }
 
-/** the three (k = 4) or two (k = 3) points that with deep span the largest hull, into SCRATCH.pick */
-function exactPick(n: number, deep: number, k: number): void {
-  const B = SCRATCH.pick;
+/** the three (k = 4) or two (k = 3) points that with deep span the largest hull, into R.pick */
+function exactPick(R: ReduceScratch, n: number, deep: number, k: number): void {
+  const B = R.pick;
   let best = -1;
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       const lo = k > 3 ? j + 1 : j, hi = k > 3 ? n : j + 1;
       for (let l = lo; l < hi; l++) {
         if (i === deep || j === deep || l === deep) continue;
-        const a = hullArea4(deep, i, j, l);
+        const a = hullArea4(R, deep, i, j, l);
         if (a > best) { best = a; B[1] = i; B[2] = j; B[3] = l; }
       }
     }
@@ -438,26 +458,26 @@ function exactPick(n: number, deep: number, k: number): void {
 }
 
 /** greedy choice among many points: after the farthest, the largest triangle, the largest quadrilateral */
-function greedyPick(n: number, deep: number, k: number): void {
-  const B = SCRATCH.pick;
+function greedyPick(R: ReduceScratch, n: number, deep: number, k: number): void {
+  const B = R.pick;
   let best = -1;
   for (let i = 0; i < n; i++) {
     if (i === deep || i === B[1]) continue;
-    const a = hullArea4(deep, B[1]!, i, i);
+    const a = hullArea4(R, deep, B[1]!, i, i);
     if (a > best) { best = a; B[2] = B[3] = i; }
   }
   if (k < 4) return;
   best = -1;
   for (let i = 0; i < n; i++) {
     if (i === deep || i === B[1] || i === B[2]) continue;
-    const a = hullArea4(deep, B[1]!, B[2]!, i);
+    const a = hullArea4(R, deep, B[1]!, B[2]!, i);
     if (a > best) { best = a; B[3] = i; }
   }
 }
 
-/** keeps the distinct points SCRATCH.pick[0 .. k) of m (relative to first), in their index order */
-function compact(m: Manifold, first: number, k: number): void {
-  const B = SCRATCH.pick, S = SCRATCH.sorted;
+/** keeps the distinct points R.pick[0 .. k) of m (relative to first), in their index order */
+function compact(R: ReduceScratch, m: Manifold, first: number, k: number): void {
+  const B = R.pick, S = R.sorted;
   // sort the distinct picks (at most four: insertion)
   let c = 0;
   for (let i = 0; i < k; i++) {
