@@ -138,9 +138,3 @@ function triangleSupport(out: Float64Array, o: number, v: Float64Array,
   out[o] = v[3 * k]!; out[o + 1] = v[3 * k + 1]!; out[o + 2] = v[3 * k + 2]!;
   return k;
 }
-
-/** kinds the general convex path takes */
-export function isConvexKind(kind: number): boolean {
-  return kind === SPHERE || kind === CAPSULE || kind === BOX || kind === CYLINDER || kind === ELLIPSOID
-    || kind === HULL || kind === TRIANGLE;
-}
