@@ -31,6 +31,7 @@
  * them and stop at the bound, with a bracket of about 1e-3 of the sizes (measured in the tests).
  */
 import type { Convex } from './convex.js';
+import { orthonormalBasis } from '../../math/basis.js';
 import { minkowskiSupport, segment, triangle, type GjkWorkspace } from './gjk.js';
 
 const MAX_VERTICES = 128;
@@ -102,6 +103,10 @@ export class EpaWorkspace {
   readonly lam = new Float64Array(4);
   readonly s1 = new Float64Array(4);
   readonly s2 = new Float64Array(4);
+  /** a segment's unit direction and its two tangents (spanDirection) */
+  readonly t0 = new Float64Array(3);
+  readonly t1 = new Float64Array(3);
+  readonly t2 = new Float64Array(3);
 }
 
 /** the penetration of the cores of A and B, which GJK (its final simplex in g) found overlapping */
@@ -195,8 +200,12 @@ function spanDirection(ws: EpaWorkspace, n: number, k: number): void {
   if (n === 1) { d[0] = 0; d[1] = 0; d[2] = 0; d[k >> 1] = s; return; }
   const ux = W[3]! - W[0]!, uy = W[4]! - W[1]!, uz = W[5]! - W[2]!;
   if (n === 2) {
-    tangentBasis(d, ux, uy, uz, k >> 1);
-    d[0] *= s; d[1] *= s; d[2] *= s;
+    // the segment's unit direction (+z when it has no length) and its tangents
+    const l = Math.sqrt(ux * ux + uy * uy + uz * uz), u = ws.t0;
+    if (l > 0) { u[0] = ux / l; u[1] = uy / l; u[2] = uz / l; } else { u[0] = 0; u[1] = 0; u[2] = 1; }
+    orthonormalBasis(ws.t1, ws.t2, u);
+    const t = (k >> 1) === 0 ? ws.t1 : ws.t2;
+    d[0] = s * t[0]!; d[1] = s * t[1]!; d[2] = s * t[2]!;
     return;
   }
   const vx = W[6]! - W[0]!, vy = W[7]! - W[1]!, vz = W[8]! - W[2]!;
@@ -204,15 +213,6 @@ function spanDirection(ws: EpaWorkspace, n: number, k: number): void {
   // the origin's side of the plane: −n·W₀
   const side = -(nx * W[0]! + ny * W[1]! + nz * W[2]!) >= 0 ? s : -s;
   d[0] = side * nx; d[1] = side * ny; d[2] = side * nz;
-}
-
-/** the first (which = 0) or second (1) Duff-Frisvad tangent of the direction (x, y, z), into d */
-function tangentBasis(d: Float64Array, x: number, y: number, z: number, which: number): void {
-  const l = Math.sqrt(x * x + y * y + z * z);
-  if (l > 0) { x /= l; y /= l; z /= l; } else { x = 0; y = 0; z = 1; }
-  const sign = z >= 0 ? 1 : -1, a = -1 / (sign + z), b = x * y * a;
-  if (which === 0) { d[0] = 1 + sign * x * x * a; d[1] = sign * b; d[2] = -sign * x; }
-  else { d[0] = b; d[1] = sign + y * y * a; d[2] = -y; }
 }
 
 /** D without interior: depth 0, the normal of its span, witnesses at its point closest to the origin */
