@@ -33,7 +33,7 @@ const SIZES = '(its sizes overflow or underflow)';
  */
 export function addBody(b: ModelAssembler, s: BodyJson, at: string, ctx: ShapeContext): void {
   if (s.shape && s.shapes) throw new ModelError(`${at}.shapes`, 'give either shape or shapes, not both');
-  const entries = bodyShapeEntries(s, -1, at, ctx);
+  const entries = bodyShapeEntries(s, at, ctx);
   const spec = bodySpec(s, at, entries);
   let index: number;
   try {

@@ -105,7 +105,7 @@ Pick<ShapeEntry, 'group' | 'mask'> {
 type AnyShapeJson = ShapeJson | BodyShapeJson | WorldShapeJson;
 
 /** the kind, sizes (ShapeEntry.params) and geometry of a shape object */
-export function kindAndParams(s: AnyShapeJson, ctx: ShapeContext, at: string):
+function kindAndParams(s: AnyShapeJson, ctx: ShapeContext, at: string):
 Pick<ShapeEntry, 'kind' | 'params' | 'geometry'> {
   switch (s.type) {
     case 'sphere': return { kind: 'sphere', params: [s.radius] };
@@ -202,23 +202,24 @@ export function givenByPoints<S extends ShapeJson | BodyShapeJson>(s: S):
 }
 
 /**
- * the entries of body `index`'s shape or shapes (with their geometry), in the file's order; the
- * loader adds them after the body, and reads the geometry for the body's mass properties
+ * the entries of a body's shape or shapes (with their geometry), in the file's order, on component
+ * −1 until the body exists: the loader reads their geometry for the body's mass properties, then
+ * adds them with the body's index
  */
-export function bodyShapeEntries(s: BodyJson, index: number, at: string, ctx: ShapeContext): ShapeEntry[] {
+export function bodyShapeEntries(s: BodyJson, at: string, ctx: ShapeContext): ShapeEntry[] {
   if (s.shape) {
     const shape = s.shape, path = `${at}.shape`;
     // a primitive sits on the centre of mass; points are in body coordinates
     const position: Vec3Tuple = givenByPoints(shape) ? [0, 0, 0] : [...(s.com ?? [0, 0, 0])];
     return [{
-      name: `body:${s.name}`, ...kindAndParams(shape, ctx, path), component: index, position,
+      name: `body:${s.name}`, ...kindAndParams(shape, ctx, path), component: -1, position,
       orientation: [1, 0, 0, 0], ...surfaceOf(shape, ctx, path), collide: shape.collide, ...filterOf(shape),
     }];
   }
   return (s.shapes ?? []).map((shape, k) => {
     const path = `${at}.shapes[${k}]`;
     return {
-      name: `body:${s.name}.shapes[${k}]`, ...kindAndParams(shape, ctx, path), component: index,
+      name: `body:${s.name}.shapes[${k}]`, ...kindAndParams(shape, ctx, path), component: -1,
       position: [...shape.position], orientation: [...shape.orientation], ...surfaceOf(shape, ctx, path),
       collide: shape.collide, ...filterOf(shape),
     };
