@@ -26,6 +26,7 @@
  * (a tilted box over the triangles of a floor). Points within TOL of the chord of their neighbours and farther than 2 TOL from both
  * are dropped: they add almost no area.
  */
+import { orthonormalBasis } from '../../math/basis.js';
 import type { Manifold } from '../manifold.js';
 import type { Convex } from './convex.js';
 import { FeaturePolygon, supportFeature } from './features.js';
@@ -36,12 +37,18 @@ const CLUSTER = 0.02;
 const MIN_COS = 0.5;
 /** the exact area search of reduceManifold up to this many points (a greedy one beyond) */
 const EXACT_REDUCE = 16;
-/** reduceManifold's scratch (one per manifold, never kept between calls): 2D coordinates, the picks, sorted */
+/**
+ * reduceManifold's scratch (one per manifold; no value carries from one call to the next): 2D
+ * coordinates, the picks, sorted, and the normal with its tangents
+ */
 class ReduceScratch {
   x = new Float64Array(EXACT_REDUCE);
   y = new Float64Array(EXACT_REDUCE);
   readonly pick = new Int32Array(4);
   readonly sorted = new Int32Array(4);
+  readonly n = new Float64Array(3);
+  readonly t1 = new Float64Array(3);
+  readonly t2 = new Float64Array(3);
 }
 
 /** the manifold's clipping workspace, made on its first use */
@@ -400,11 +407,11 @@ function hullArea4(R: ReduceScratch, a: number, b: number, c: number, d: number)
 /** the points first + i of m into the scratch (x, y) in the plane normal to the normal of m[first] */
 function projectPoints(R: ReduceScratch, m: Manifold, first: number, n: number): void {
   if (R.x.length < n) { R.x = new Float64Array(2 * n); R.y = new Float64Array(2 * n); }
-  const X = R.x, Y = R.y;
-  const N = m.normal, nx = N[3 * first]!, ny = N[3 * first + 1]!, nz = N[3 * first + 2]!;
-  // a tangent basis of the normal (Duff-Frisvad)
-  const sg = nz >= 0 ? 1 : -1, a = -1 / (sg + nz), b = nx * ny * a;
-  const t1x = 1 + sg * nx * nx * a, t1y = sg * b, t1z = -sg * nx, t2x = b, t2y = sg + ny * ny * a, t2z = -ny;
+  const X = R.x, Y = R.y, N = m.normal, U = R.n, T1 = R.t1, T2 = R.t2;
+  // a tangent basis of the normal
+  U[0] = N[3 * first]!; U[1] = N[3 * first + 1]!; U[2] = N[3 * first + 2]!;
+  orthonormalBasis(T1, T2, U);
+  const t1x = T1[0]!, t1y = T1[1]!, t1z = T1[2]!, t2x = T2[0]!, t2y = T2[1]!, t2z = T2[2]!;
   for (let i = 0; i < n; i++) {
     const p = 3 * (first + i), x = m.point[p]!, y = m.point[p + 1]!, z = m.point[p + 2]!;
     X[i] = t1x * x + t1y * y + t1z * z; Y[i] = t2x * x + t2y * y + t2z * z;
