@@ -141,6 +141,13 @@ function boxFeature(out: FeaturePolygon, c: Convex, lx: number, ly: number, lz: 
   out.setLocal(0, c.p, c.R, sx * c.a, sy * c.b, sz * c.c, v);
 }
 
+/** cos and sin of the angles 2πk/CYL_SIDES of the cap polygon's vertices */
+const CAP_COS = new Float64Array(CYL_SIDES);
+const CAP_SIN = new Float64Array(CYL_SIDES);
+for (let k = 0; k < CYL_SIDES; k++) {
+  CAP_COS[k] = Math.cos((2 * Math.PI * k) / CYL_SIDES); CAP_SIN[k] = Math.sin((2 * Math.PI * k) / CYL_SIDES);
+}
+
 /** the supporting feature of cylinder c in the shape-frame direction l (unit) */
 function cylinderFeature(out: FeaturePolygon, c: Convex, lx: number, ly: number, lz: number): void {
   const N = CYL_SIDES, r = c.a, h = c.b;
@@ -149,8 +156,8 @@ function cylinderFeature(out: FeaturePolygon, c: Convex, lx: number, ly: number,
     const cap = lz >= 0 ? 1 : 0, s = cap === 1 ? 1 : -1;
     out.reserve(N); out.count = N; out.id = 4 * N + cap;
     for (let k = 0; k < N; k++) {
-      const kk = s > 0 ? k : N - 1 - k, t = (2 * Math.PI * kk) / N;
-      out.setLocal(k, c.p, c.R, r * Math.cos(t), r * Math.sin(t), s * h, cap * N + kk);
+      const kk = s > 0 ? k : N - 1 - k;
+      out.setLocal(k, c.p, c.R, r * CAP_COS[kk]!, r * CAP_SIN[kk]!, s * h, cap * N + kk);
     }
     for (let k = 0; k < N; k++) {
       const a = out.vertexId[k]! - cap * N, b = out.vertexId[(k + 1) % N]! - cap * N;
