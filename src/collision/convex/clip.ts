@@ -23,8 +23,8 @@
  * the polygon's centroid) stands for them: it is the polygon's corner, where the others are points
  * that rounding makes along a side lying on a side line (their depths differ by at most TOL times
  * the tilt); it takes the deepest gap of its name, so the pair's deepest gap is reported exactly
- * (a tilted box over the triangles of a floor). Points within TOL of the chord of their neighbours and farther than 2 TOL from both
- * are dropped: they add almost no area.
+ * (a tilted box over the triangles of a floor). Points within TOL of the chord of their neighbours
+ * and farther than 2 TOL from both are dropped: they add almost no area.
  */
 import { orthonormalBasis } from '../../math/basis.js';
 import type { Manifold } from '../manifold.js';

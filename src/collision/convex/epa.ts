@@ -20,7 +20,7 @@
  * and the witnesses: the barycentric weights of the origin's projection d n on that face applied
  * to the supports on A and B. The true depth lies in [d, n·w] for the last support w; `bracket`
  * keeps that width.
-
+ *
  * A Minkowski difference with no interior (a point core against a point, a segment or a triangle,
  * two segments in a plane) has depth 0: the normal is the normal of its span (the triangle's, a
  * tangent of the segment, +z for a point) and the witnesses are its point closest to the origin.

@@ -1,5 +1,5 @@
 /**
- * Narrowphase against a plane for cylinders, ellipsoids and hulls (docs/theory.md §17 and §17), with
+ * Narrowphase against a plane for cylinders, ellipsoids and hulls (docs/theory.md §17), with
  * the conventions of ../planePairs.ts: the plane is the half-space below its frame's x-y plane, it is
  * the first shape, every normal is its +z axis n, a point x of the shape has the gap φ = n·(x − p₀),
  * and the contact point is midway, x − (φ/2) n.
