@@ -97,12 +97,8 @@ export function supportCore(out: Float64Array, o: number, c: Convex,
       break;
     }
     case HULL: {
-      const v = c.hull!.vertices, n = c.hull!.vertexCount;
-      let best = -Infinity;
-      for (let k = 0; k < n; k++) {
-        const s = v[3 * k]! * lx + v[3 * k + 1]! * ly + v[3 * k + 2]! * lz;
-        if (s > best) { best = s; id = k; }
-      }
+      const v = c.hull!.vertices;
+      id = hullSupportVertex(c.hull!, lx, ly, lz);
       sx = v[3 * id]!; sy = v[3 * id + 1]!; sz = v[3 * id + 2]!;
       break;
     }
@@ -124,6 +120,17 @@ export function support(out: Float64Array, o: number, c: Convex, dx: number, dy:
       const s = c.radius / l;
       out[o] += s * dx; out[o + 1] += s * dy; out[o + 2] += s * dz;
     }
+  }
+  return id;
+}
+
+/** the index of hull h's vertex of largest l·v (l in the hull frame; the lowest index among equals) */
+export function hullSupportVertex(h: HullData, lx: number, ly: number, lz: number): number {
+  const v = h.vertices, n = h.vertexCount;
+  let best = -Infinity, id = 0;
+  for (let k = 0; k < n; k++) {
+    const s = v[3 * k]! * lx + v[3 * k + 1]! * ly + v[3 * k + 2]! * lz;
+    if (s > best) { best = s; id = k; }
   }
   return id;
 }

@@ -22,7 +22,7 @@
  * - mesh triangle t: 8t + (vertex 0..2, edge k (k to k+1) 3 + k, face 6).
  */
 import { SPHERE, CAPSULE, BOX, CYLINDER, ELLIPSOID, HULL } from '../shapes.js';
-import { type Convex, TRIANGLE, supportCore } from './convex.js';
+import { type Convex, TRIANGLE, supportCore, hullSupportVertex } from './convex.js';
 
 /** first box edge id and first box face id */
 export const BOX_EDGE = 8;
@@ -208,12 +208,7 @@ function hullFeature(out: FeaturePolygon, c: Convex, lx: number, ly: number, lz:
 
 /** a hull's edge at its support vertex most nearly normal to l (within FACE_SIN), else the vertex */
 function hullEdgeOrVertex(out: FeaturePolygon, c: Convex, lx: number, ly: number, lz: number): void {
-  const g = c.hull!, V = g.vertexCount, v = g.vertices, E = g.edges;
-  let sv = 0, top = -Infinity;
-  for (let k = 0; k < V; k++) {
-    const s = v[3 * k]! * lx + v[3 * k + 1]! * ly + v[3 * k + 2]! * lz;
-    if (s > top) { top = s; sv = k; }
-  }
+  const g = c.hull!, V = g.vertexCount, v = g.vertices, E = g.edges, sv = hullSupportVertex(g, lx, ly, lz);
   let other = -1, bestSin = FACE_SIN;
   for (let e = 0; e < g.edgeCount; e++) {
     const a = E[2 * e]!, b = E[2 * e + 1]!;
