@@ -47,7 +47,7 @@ export function cubeHull(h: number): ConvexHull {
 }
 
 /** an irregular tetrahedron */
-export const TETRA = [[0.4, -0.1, -0.2], [-0.3, 0.35, -0.15], [-0.2, -0.3, 0.1], [0.05, 0.1, 0.45]];
+const TETRA = [[0.4, -0.1, -0.2], [-0.3, 0.35, -0.15], [-0.2, -0.3, 0.1], [0.05, 0.1, 0.45]];
 
 /** a rounded irregular polytope: 24 points on an ellipsoid-like surface (fixed, deterministic) */
 export function blobPoints(): number[][] {
@@ -88,7 +88,7 @@ export function referenceDistance(A: Convex, B: Convex): { gap: number; n: numbe
 }
 
 /** the world vertices of a polytope core (sphere: its centre; capsule: its ends; box; hull) */
-export function coreVertices(c: Convex): number[][] {
+function coreVertices(c: Convex): number[][] {
   const local: number[][] = [];
   if (c.kind === SPHERE) local.push([0, 0, 0]);
   if (c.kind === CAPSULE) local.push([0, 0, -c.b], [0, 0, c.b]);
