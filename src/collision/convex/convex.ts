@@ -68,7 +68,7 @@ export function loadTriangle(c: Convex, v: ArrayLike<number>, o: number, triangl
 /**
  * the support point of c's core in the world direction (dx, dy, dz) into out[o .. o+2]; returns
  * the supporting vertex's id (box: the vertex index with bit j set for + along axis j; hull and
- * triangle: the vertex index; capsule: 0 at −h, 1 at +h; others 0)
+ * triangle: the vertex index; capsule and cylinder: 0 at −h, 1 at +h; others 0)
  */
 export function supportCore(out: Float64Array, o: number, c: Convex,
   dx: number, dy: number, dz: number): number {
