@@ -17,7 +17,7 @@ import {
   doc, ONLY_ON_ITS_TYPE, name, reference, positive, nonNegative, unit, vec3, quat, flag,
 } from './schemaParts.js';
 import {
-  ALL_GROUPS, MATERIAL_DOCS, ShapeSchema, BodyShapeSchema, WorldSchema, SurfaceMaterialSchema,
+  bits, MATERIAL_DOCS, ShapeSchema, BodyShapeSchema, WorldSchema, SurfaceMaterialSchema,
   MaterialPairSchema,
 } from './shapeSchema.js';
 
@@ -86,10 +86,8 @@ export const ParticleSchema = doc(z.strictObject({
   collide: flag(`with radius: ${MATERIAL_DOCS.collide}`).optional(),
   material: reference('with radius: the name of an entry of `materials`; the particle\'s own surface fields'
     + ' override its fields').optional(),
-  group: doc(z.number().int().min(0).max(ALL_GROUPS), 'with radius: collision group bits (default 1)')
-    .optional(),
-  mask: doc(z.number().int().min(0).max(ALL_GROUPS), 'with radius: the groups it pairs with (default all)')
-    .optional(),
+  group: bits('with radius: collision group bits (default 1)').optional(),
+  mask: bits('with radius: the groups it pairs with (default all)').optional(),
 }), 'a point mass; with a radius it collides as a sphere', 'Particle');
 
 export const BodySchema = doc(z.strictObject({

@@ -21,8 +21,9 @@ export const MATERIAL_DOCS = {
 } as const;
 
 /** the largest collision group or mask: 32 bits */
-export const ALL_GROUPS = 0xffffffff;
-const bits = (d: string) => doc(z.number().int().min(0).max(ALL_GROUPS), d);
+const ALL_GROUPS = 0xffffffff;
+/** a collision group or mask: an integer of 32 bits */
+export const bits = (d: string) => doc(z.number().int().min(0).max(ALL_GROUPS), d);
 
 /** the surface fields, named material and collision filter of a shape object */
 const surface = () => ({
