@@ -63,9 +63,15 @@ function placement(s: BodyJson): Omit<BodySpec, 'mass' | 'inertia' | 'com'> {
 
 function bodySpec(s: BodyJson, at: string, entries: readonly ShapeEntry[]): BodySpec {
   if (s.inertia) return givenInertia(s, at);
+  if (!s.shape && !s.shapes) {
+    throw new ModelError(at, 'a body needs inertia (with mass), or shape or shapes (with density or mass)');
+  }
+  // the mass properties come from the shapes, with the body's mass or its density
+  if (s.mass !== undefined && s.density !== undefined) {
+    throw new ModelError(`${at}.density`, 'give either mass or density with a shape, not both');
+  }
   if (s.shape && !givenByPoints(s.shape)) return primitiveShape(s, s.shape, at);
-  if (s.shape || s.shapes) return fromShapes(s, at, entries);
-  throw new ModelError(at, 'a body needs inertia (with mass), or shape or shapes (with density or mass)');
+  return fromShapes(s, at, entries);
 }
 
 /** mass and inertia as the file gives them; shapes (`shapes`) then only collide */
@@ -87,9 +93,6 @@ function givenInertia(s: BodyJson, at: string): BodySpec {
 
 /** the total mass from the body's mass or density (a primitive shape of volume `volume`) */
 function massOf(s: BodyJson, at: string, volume: () => number, type: string): number {
-  if (s.mass !== undefined && s.density !== undefined) {
-    throw new ModelError(`${at}.density`, 'give either mass or density with a shape, not both');
-  }
   if (s.density === undefined && s.mass === undefined) {
     throw new ModelError(`${at}.mass`, 'missing: a body with a shape needs mass or density');
   }
@@ -144,9 +147,6 @@ function shapeMass(shape: ShapeJson | BodyShapeJson, entry: ShapeEntry, at: stri
 function densities(s: BodyJson, shapes: readonly (ShapeJson | BodyShapeJson)[], at: string,
   path: (k: number) => string): number[] {
   const own = shapes.map((x) => ('density' in x ? x.density : undefined));
-  if (s.mass !== undefined && s.density !== undefined) {
-    throw new ModelError(`${at}.density`, 'give either mass or density, not both');
-  }
   if (s.mass !== undefined) {
     // with the body's mass, the shapes' densities are weights: all given, or none (uniform)
     const k = own.findIndex((d) => d === undefined), j = own.findIndex((d) => d !== undefined);
