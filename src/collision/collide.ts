@@ -41,7 +41,8 @@ export class Collider {
    * @param overrides the pair overrides of the named materials (./materials.ts), if any
    */
   constructor(shapes: readonly ShapeDesc[], margin: number,
-    exclude: readonly (readonly [number, number])[] = [], private readonly overrides: MaterialOverrides | null = null) {
+    exclude: readonly (readonly [number, number])[] = [],
+    private readonly overrides: MaterialOverrides | null = null) {
     this.shapes = new ShapeTable(shapes, margin);
     this.broadphase = new Broadphase(this.shapes);
     for (const [a, b] of exclude) this.excluded.add(pairKey(a, b));

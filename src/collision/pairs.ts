@@ -17,7 +17,9 @@
  * Two planes, a plane and a mesh, and two meshes make no contacts (they are world geometry; a
  * dynamic mesh touches convex shapes only). A particle with a radius is a sphere.
  */
-import { PLANE, SPHERE, CAPSULE, BOX, CYLINDER, ELLIPSOID, HULL, MESH, SHAPE_KINDS, type ShapeTable } from './shapes.js';
+import {
+  PLANE, SPHERE, CAPSULE, BOX, CYLINDER, ELLIPSOID, HULL, MESH, SHAPE_KINDS, type ShapeTable,
+} from './shapes.js';
 import type { Manifold } from './manifold.js';
 import { planeSphere, planeCapsule, planeBox } from './planePairs.js';
 import { sphereSphere, sphereCapsule, capsuleCapsule } from './roundPairs.js';

@@ -14,12 +14,14 @@
  * is the frame's +z, infinite); cylinder [r, h] along z; ellipsoid [r_x, r_y, r_z]; hull and mesh []
  * with their data in `geometry` (./geometry.ts; a height field is a mesh).
  *
- * The world AABB of each shape is exact for its pose (sphere: r; capsule: the segment's box grown by
- * r; box: Σ_j |R_ij| h_j; cylinder: r √(1 − a_i²) + h |a_i| for the axis a; ellipsoid:
- * √(Σ_j (R_ij r_j)²); hull and mesh: their local box turned, centre R c and Σ_j |R_ij| e_j), grown by half the detection margin on every side, so two boxes overlap
- * whenever their shapes are closer than the margin. A plane's box is infinite. The bounding radius ρ
- * of each shape about its centre (sphere r, capsule r + h, box |h|, cylinder √(r² + h²), ellipsoid
- * the largest radius, hull and mesh their geometry's radius) lets the broadphase drop pairs whose centres are farther apart than
+ * The world AABB of each primitive is exact for its pose (sphere: r; capsule: the segment's box
+ * grown by r; box: Σ_j |R_ij| h_j; cylinder: r √(1 − a_i²) + h |a_i| for the axis a; ellipsoid:
+ * √(Σ_j (R_ij r_j)²)); a hull's or mesh's is its local box (centre c, half extents e) turned, centre
+ * R c and half extents Σ_j |R_ij| e_j, which holds it but is not tight. Each box is grown by half the
+ * detection margin on every side, so two boxes overlap whenever their shapes are closer than the
+ * margin. A plane's box is infinite. The bounding radius ρ of each shape about its centre (sphere r,
+ * capsule r + h, box |h|, cylinder √(r² + h²), ellipsoid the largest radius, hull and mesh their
+ * geometry's radius) lets the broadphase drop pairs whose centres are farther apart than
  * ρ_A + ρ_B + margin.
  */
 import { ModelError, unitQuaternion } from '../model/errors.js';
@@ -27,7 +29,8 @@ import { quatToMat3 } from '../math/quat.js';
 import type { SurfaceMaterial } from '../contact/contactSet.js';
 import type { ShapeGeometry } from './geometry.js';
 
-export type ShapeKindName = 'sphere' | 'capsule' | 'box' | 'plane' | 'cylinder' | 'ellipsoid' | 'hull' | 'mesh';
+export type ShapeKindName =
+  'sphere' | 'capsule' | 'box' | 'plane' | 'cylinder' | 'ellipsoid' | 'hull' | 'mesh';
 
 /** kind codes, in the rank order of the pair functions (a pair function takes the lower rank first) */
 export const PLANE = 0;
@@ -170,7 +173,8 @@ export class ShapeTable {
     });
     const geometry = this.geometry[i]!;
     if ((code === HULL || code === MESH) !== (geometry !== null) || (geometry && geometry.type !== d.kind)) {
-      throw new ModelError(path, `a ${d.kind} ${geometry ? `cannot take ${geometry.type} data` : 'needs its data'}`);
+      const why = geometry ? `cannot take ${geometry.type} data` : 'needs its data';
+      throw new ModelError(path, `a ${d.kind} ${why}`);
     }
     const pr = this.params.subarray(PARAMS_STRIDE * i);
     this.bound[i] = geometry ? geometry.radius : boundingRadius(code, pr[0]!, pr[1]!, pr[2]!);

@@ -6,8 +6,8 @@
  *
  * A plane given by its `normal` n gets the shortest rotation from +z to n: q = (1 + n_z, −n_y,
  * n_x, 0) normalised, with 1 + n_z written as (n_x² + n_y²)/(1 − n_z) for n_z < 0 so that it keeps
- * its digits near −z, and a half turn about x for n = −z. Limits and motors name a coordinate of the joint's readout
- * (constraints/coordinateRows.ts; theory.md §16 for the rows they become).
+ * its digits near −z, and a half turn about x for n = −z. Limits and motors name a coordinate of
+ * the joint's readout (constraints/coordinateRows.ts; theory.md §16 for the rows they become).
  */
 import type { ModelAssembler } from '../model/assembler.js';
 import type { Model, QuatTuple } from '../model/model.js';
