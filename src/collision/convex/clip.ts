@@ -33,6 +33,8 @@ import { FeaturePolygon, supportFeature } from './features.js';
 
 /** the proximity of the id clusters, as a fraction of the shortest feature edge */
 const CLUSTER = 0.02;
+/** the clipped points' deepest gap may lie this far (m) above the signed distance */
+const DEEPEST_TOL = 1e-9;
 /** below this cosine between the contact direction and the reference normal, no clipping */
 const MIN_COS = 0.5;
 /** the exact area search of reduceManifold up to this many points (a greedy one beyond) */
@@ -370,7 +372,8 @@ export function clipFeatures(ws: ClipWorkspace, ref: FeaturePolygon, inc: Featur
  * the manifold of convex shapes A and B along the unit normal n from A to B, given their witness
  * points pA, pB (on the surfaces, closest or deepest) and the signed distance gap: the clipped
  * features when one supporting feature is a face and the other a face or an edge, else the witness
- * pair; points appended to m while their gap is below the margin
+ * pair; points appended to m while their gap is below the margin. The witness pair also joins the
+ * clipped points when their deepest is shallower than the signed distance (keepDeepest).
  */
 export function clipManifold(ws: ClipWorkspace, A: Convex, B: Convex, nx: number, ny: number, nz: number,
   pA: Float64Array, pB: Float64Array, gap: number, margin: number, m: Manifold): void {
@@ -381,12 +384,38 @@ export function clipManifold(ws: ClipWorkspace, A: Convex, B: Convex, nx: number
   const ca = fa.count >= 3 && fb.count >= 2 ? fa.normal[0]! * nx + fa.normal[1]! * ny + fa.normal[2]! * nz : -2;
   const cb = fb.count >= 3 && fa.count >= 2 ? -(fb.normal[0]! * nx + fb.normal[1]! * ny + fb.normal[2]! * nz) : -2;
   if (ca > -2 || cb > -2) {
-    const refIsA = ca >= cb;
-    if (clipFeatures(ws, refIsA ? fa : fb, refIsA ? fb : fa, refIsA, nx, ny, nz, margin, m) > 0) return;
+    const refIsA = ca >= cb, first = m.count;
+    if (clipFeatures(ws, refIsA ? fa : fb, refIsA ? fb : fa, refIsA, nx, ny, nz, margin, m) > 0) {
+      keepDeepest(ws, m, first, nx, ny, nz, pA, pB, gap);
+      return;
+    }
   }
   // the witness pair, midway
   if (!(gap < margin)) return;
   m.add(fa.id, fb.id, 0.5 * (pA[0]! + pB[0]!), 0.5 * (pA[1]! + pB[1]!), 0.5 * (pA[2]! + pB[2]!), nx, ny, nz, gap);
+}
+
+/**
+ * the deepest point of the pair is at the signed distance gap: a feature polygon that stands for a
+ * curve (a cylinder's cap) can miss it by r (1 − cos(π/N)) sin(tilt); then the witness pair, midway,
+ * joins the points m[first ..) (in place of a point of its ids, else added and the set reduced to
+ * four keeping the deepest)
+ */
+function keepDeepest(ws: ClipWorkspace, m: Manifold, first: number, nx: number, ny: number, nz: number,
+  pA: Float64Array, pB: Float64Array, gap: number): void {
+  let deep = Infinity;
+  for (let i = first; i < m.count; i++) if (m.gap[i]! < deep) deep = m.gap[i]!;
+  if (!(deep > gap + DEEPEST_TOL)) return;
+  const fa = ws.fa.id, fb = ws.fb.id;
+  let k = first;
+  while (k < m.count && !(m.featureA[k] === fa && m.featureB[k] === fb)) k++;
+  const px = 0.5 * (pA[0]! + pB[0]!), py = 0.5 * (pA[1]! + pB[1]!), pz = 0.5 * (pA[2]! + pB[2]!);
+  if (k === m.count) {
+    m.add(fa, fb, px, py, pz, nx, ny, nz, gap);
+    reduceManifold(m, first, 4);
+    return;
+  }
+  m.point[3 * k] = px; m.point[3 * k + 1] = py; m.point[3 * k + 2] = pz; m.gap[k] = gap;
 }
 
 /** twice the area of the convex hull of the scratch points a, b, c, d (2D) */

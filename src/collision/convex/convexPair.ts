@@ -19,10 +19,7 @@ import type { Manifold } from '../manifold.js';
 import { Convex, loadShape } from './convex.js';
 import { GjkWorkspace, gjk, GJK_BEYOND, GJK_OVERLAP } from './gjk.js';
 import { EpaWorkspace, epa } from './epa.js';
-import { ClipWorkspace, clipManifold, reduceManifold } from './clip.js';
-
-/** the manifold's deepest point may lie this far (m) above the signed distance */
-const DEEPEST_TOL = 1e-9;
+import { ClipWorkspace, clipManifold } from './clip.js';
 
 /** everything one convex pair query needs, made once and reused: no allocation per call */
 export class ConvexWorkspace {
@@ -74,30 +71,8 @@ export function convexDistance(ws: ConvexWorkspace, A: Convex, B: Convex, margin
 /** appends the contacts of A and B (normal A → B, gap > 0 apart) while the gap is below `margin` */
 export function convexPair(ws: ConvexWorkspace, A: Convex, B: Convex, margin: number, m: Manifold): void {
   if (!convexDistance(ws, A, B, margin)) return;
-  const n = ws.normal, first = m.count;
+  const n = ws.normal;
   clipManifold(ws.clip, A, B, n[0]!, n[1]!, n[2]!, ws.pA, ws.pB, ws.gap, margin, m);
-  keepDeepest(ws, m, first);
-}
-
-/**
- * the deepest point of the pair is at the signed distance: a feature polygon that stands for a curve
- * (a cylinder's cap) can miss it by r (1 − cos(π/N)) sin(tilt); then the witness pair joins the
- * points (in place of a point of its ids, else added and the set reduced to four keeping the deepest)
- */
-function keepDeepest(ws: ConvexWorkspace, m: Manifold, first: number): void {
-  let deep = Infinity;
-  for (let i = first; i < m.count; i++) if (m.gap[i]! < deep) deep = m.gap[i]!;
-  if (m.count > first && !(deep > ws.gap + DEEPEST_TOL)) return;
-  const fa = ws.clip.fa.id, fb = ws.clip.fb.id, n = ws.normal;
-  let k = first;
-  while (k < m.count && !(m.featureA[k] === fa && m.featureB[k] === fb)) k++;
-  const A = ws.pA, B = ws.pB, px = 0.5 * (A[0]! + B[0]!), py = 0.5 * (A[1]! + B[1]!), pz = 0.5 * (A[2]! + B[2]!);
-  if (k === m.count) {
-    m.add(fa, fb, px, py, pz, n[0]!, n[1]!, n[2]!, ws.gap);
-    reduceManifold(m, first, 4);
-    return;
-  }
-  m.point[3 * k] = px; m.point[3 * k + 1] = py; m.point[3 * k + 2] = pz; m.gap[k] = ws.gap;
 }
 
 /** the workspace kept on the manifold (one per collider), made on first use */

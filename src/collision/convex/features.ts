@@ -8,7 +8,7 @@
  * contains the shape's support point along d, so the deepest point of a contact is among the
  * feature's points: the angle only decides how many points describe the contact. The one exception
  * is a cylinder's cap, a polygon inscribed in the rim, which misses the rim's support point by up
- * to r (1 − cos(π/CYL_SIDES)); ./convexPair.ts (keepDeepest) restores the deepest point there.
+ * to r (1 − cos(π/CYL_SIDES)); ./clip.ts (clipManifold) restores the deepest point there.
  *
  * Feature ids (Int32, per shape; each feature's vertices, edges and face get distinct ids):
  * - box: vertex k = 0..7 (bit j set: + along axis j, as in ../planePairs.ts); edge along axis a with

@@ -2,14 +2,14 @@
  * The manifold builder: reduceManifold against a brute-force search over subsets (the deepest point
  * kept, the largest area, ids and order preserved), and clipManifold on convex views: box on box
  * (the box pair's points and ids), a cylinder cap on a box (the 12-gon reduced to 4 rim points), a
- * box on a mesh triangle, a capsule lying on a box, and the witness pair for a sphere and for
- * crossing edges.
+ * box on a mesh triangle, a tilted cylinder cap on a triangle (the rim's lowest point kept), a
+ * capsule lying on a box, and the witness pair for a sphere and for crossing edges.
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { HULL, ShapeTable } from '../../../src/collision/shapes.js';
 import { Manifold } from '../../../src/collision/manifold.js';
-import { Convex, loadShape, loadTriangle } from '../../../src/collision/convex/convex.js';
+import { Convex, loadShape, loadTriangle, support } from '../../../src/collision/convex/convex.js';
 import { ClipWorkspace, clipManifold, reduceManifold } from '../../../src/collision/convex/clip.js';
 import { boxBox } from '../../../src/collision/boxPairs.js';
 import { ConvexHull } from '../../../src/collision/hull.js';
@@ -183,6 +183,31 @@ describe('clipManifold', () => {
     const pts = pointsOf(m);
     expect(pts.map((c) => [c.fa, c.fb]).sort((x, y) => x[1]! - y[1]!)).toEqual([[62, 0], [62, 1], [62, 2], [62, 3]]);
     for (const c of pts) { expect(c.gap).toBeCloseTo(-0.001, 15); expect(Math.abs(c.p[0]!)).toBeCloseTo(0.2, 15); }
+  });
+
+  it('a tilted cylinder cap on a mesh triangle: the rim\'s lowest point, between polygon vertices, kept', () => {
+    // tilted 0.12 towards 15°, midway between two of the cap polygon's vertices (30° apart)
+    const tilt = 0.12, phi = Math.PI / 12, r = 0.5, h = 0.3, sh = Math.sin(tilt / 2);
+    const q = [Math.cos(tilt / 2), -Math.sin(phi) * sh, Math.cos(phi) * sh, 0];
+    const z = h * Math.cos(tilt) + r * Math.sin(tilt) - 0.004;
+    const { shapes, q: pose } = sceneOf([{ kind: 'cylinder', params: [r, h], p: [0.3, 0.2, z], q }]);
+    const t = new ShapeTable(shapes, 0.05);
+    t.updatePoses(pose);
+    const cyl = new Convex(), tri = new Convex();
+    loadShape(cyl, t, 0);
+    loadTriangle(tri, [-5, -5, 0, 5, -5, 0, 0, 5, 0], 0, 7, 3);
+    // the exact witnesses: the rim's lowest point and its foot on the triangle
+    const pA = new Float64Array(3), pB = new Float64Array(3);
+    support(pA, 0, cyl, 0, 0, -1);
+    pB.set([pA[0]!, pA[1]!, 0]);
+    const gap = pA[2]!;
+    expect(gap).toBeCloseTo(-0.004, 14);
+    const m = new Manifold();
+    clipManifold(ws, cyl, tri, 0, 0, -1, pA, pB, gap, 0.05, m);
+    const pts = pointsOf(m), deep = pts.reduce((a, c) => (c.gap < a.gap ? c : a));
+    expect(pts.length).toBeLessThanOrEqual(4);
+    expect(deep.gap).toBeCloseTo(gap, 14);
+    [pA[0]!, pA[1]!, gap / 2].forEach((v, k) => expect(deep.p[k]!).toBeCloseTo(v, 14));
   });
 
   it('a capsule lying on a box: its core clipped, two points', () => {
