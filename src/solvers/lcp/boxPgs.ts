@@ -4,6 +4,9 @@
  * through a factorization (joints coupled to contacts), and the box rows' residual both share.
  */
 import type { LcpMatrix, LcpReport, LcpStatus } from './types.js';
+import type { BoxFriction } from './frictionBounds.js';
+
+export type { BoxFriction };
 
 /**
  * The violation of one box row's conditions (types.ts): outside [lo, hi], or w of a sign that asks
@@ -21,12 +24,6 @@ export interface BoxPgsOptions {
   maxIterations?: number;
   /** stop when a sweep changes no z_i by more than tolerance · ‖z‖∞ (default 1e-8) */
   tolerance?: number;
-}
-
-/** friction rows of a box LCP: row i with normalOf[i] ≥ 0 has bounds ±mu[i] · z[normalOf[i]] */
-export interface BoxFriction {
-  normalOf: Int32Array;
-  mu: Float64Array;
 }
 
 /**
