@@ -205,10 +205,10 @@ export class ContactPgs {
     const dv = this.dvPosition, P = this.Rp;
     dv.fill(0, 0, 6 * ld.components); P.fill(0, 0, 3 * m);
     if (!this.manifolds) man.prepare(ld, null);
-    let it = 0, change = Infinity;
-    while (it < sweeps && change > 0) {
-      change = 0;
-      let maxP = 0;
+    // sweeps until no pseudo-impulse changes by more than POSITION_TOLERANCE of the largest
+    let it = 0;
+    while (it < sweeps) {
+      let change = 0, maxP = 0;
       for (let k = 0; k < man.count; k++) {
         const s = man.start[k]!, e = man.start[k + 1]!;
         if (e - s > 1) change = Math.max(change, man.solveNormals(ld, k, P, dv, target, 0));
