@@ -91,7 +91,7 @@ export class BlockDiagonalPgs {
       rows.z[i] = this.R[3 * c]!;
       if (i + 2 < rows.count && rows.normalOf[i + 1] === i) { rows.z[i + 1] = this.R[3 * c + 1]!; rows.z[i + 2] = this.R[3 * c + 2]!; }
     }
-    this.addDv(x);
+    this.addComponents(this.pgs.dv, x);
     return rep;
   }
 
@@ -122,11 +122,8 @@ export class BlockDiagonalPgs {
     this.pending = any;
     if (!any) return;
     this.pgs.solvePositions(this.ld, this.target, this.pgs.maxIterations);
-    const dv = this.pgs.dvPosition, m = this.ws.model;
-    for (let b = 0; b < m.blockComponent.length; b++) {
-      const c = m.blockComponent[b]!, s = m.blockStart[b]!, w = m.blockSize[b]!;
-      for (let k = 0; k < w; k++) this.shift[s + k] = dv[6 * c + k]!;
-    }
+    this.shift.fill(0);
+    this.addComponents(this.pgs.dvPosition, this.shift);
   }
 
   /** q ← q ⊕ the displacement of the last solve's position pass, once (stage 9, after the advance) */
@@ -139,9 +136,9 @@ export class BlockDiagonalPgs {
   /** the impulses of the last solve, 3 per contact (θ, φ₁, φ₂) */
   get impulses(): Float64Array { return this.R; }
 
-  /** x (solve layout) += Δu of the last solve */
-  private addDv(x: Float64Array): void {
-    const dv = this.pgs.dv, m = this.ws.model;
+  /** x (solve layout) += dv (6 per component) */
+  private addComponents(dv: Float64Array, x: Float64Array): void {
+    const m = this.ws.model;
     for (let b = 0; b < m.blockComponent.length; b++) {
       const c = m.blockComponent[b]!, s = m.blockStart[b]!, w = m.blockSize[b]!;
       for (let k = 0; k < w; k++) x[s + k] = x[s + k]! + dv[6 * c + k]!;
