@@ -296,7 +296,8 @@ export class LocalDynamics {
     if (this.free.length < 3 * m) {
       const cap = Math.max(m, 2 * (this.free.length / 3), 16);
       this.normal = new Float64Array(3 * cap); this.tangent1 = new Float64Array(3 * cap);
-      this.tangent2 = new Float64Array(3 * cap); this.friction = new Float64Array(cap); this.point = new Float64Array(3 * cap);
+      this.tangent2 = new Float64Array(3 * cap); this.friction = new Float64Array(cap);
+      this.point = new Float64Array(3 * cap);
       this.sideComp = new Int32Array(2 * cap); this.sideAngular = new Float64Array(18 * cap);
       this.sideResponse = new Float64Array(36 * cap); this.free = new Float64Array(3 * cap);
       this.diag = new Float64Array(9 * cap); this.rowStart = new Int32Array(cap + 1);
