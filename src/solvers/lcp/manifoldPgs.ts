@@ -9,7 +9,8 @@
  * manifold is solved as one block:
  * - normals: the exact LCP of its ≤ 4 points, θ ≥ 0 ⊥ K θ + q ≥ 0 with K = W_NN + ρ + εI (ε tiny:
  *   the unique solution of the regularized problem, the least-norm one of the singular problem,
- *   symmetric for a symmetric load), by trying the active set of the last iterate, then every set;
+ *   symmetric for a symmetric load), by trying no point active, every point active, the active
+ *   set of the last iterate, then every set;
  * - friction at the centre c of the points: the tangent impulse f (2 rows at c) and the twist τ
  *   about n, solved together against their 3 × 3 block, f within the disc (or box) μΣθ and |τ| ≤
  *   μΣθ_i|d_i|, the twist the points' friction can give. The change is spread over the points as
