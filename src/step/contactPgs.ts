@@ -104,7 +104,8 @@ export class BlockDiagonalPgs {
     let any = false;
     for (let c = 0; c < contacts.count; c++) {
       const i = normalRow[c]!, b = rows.b[i]!;
-      const face = (c > 0 && sameManifold(contacts, c - 1, c)) || (c + 1 < contacts.count && sameManifold(contacts, c, c + 1));
+      const face = (c > 0 && sameManifold(contacts, c - 1, c))
+        || (c + 1 < contacts.count && sameManifold(contacts, c, c + 1));
       const moved = face && this.erp > 0 && contacts.gap[c]! < 0 && rows.reg[i] === 0 && !(contacts.restitution[c]! > 0);
       this.bias[c] = moved ? 0 : b;
       this.target[c] = moved ? this.erp * contacts.gap[c]! : 0;

@@ -164,7 +164,8 @@ export class ContactPgs {
     this.maxR = stats[1]!;
     // manifolds: the largest change relative to each manifold's impulses (single contacts: to the largest impulse)
     const manifolds = this.manifolds && this.man.blocks > 0;
-    const change = manifolds ? Math.max(stats[0]! / Math.max(stats[1]!, Number.MIN_VALUE), stats[2]!) * this.maxR : stats[0]!;
+    const change = manifolds
+      ? Math.max(stats[0]! / Math.max(stats[1]!, Number.MIN_VALUE), stats[2]!) * this.maxR : stats[0]!;
     stats[0] = 0; stats[1] = 0; stats[2] = 0;
     return change;
   }
