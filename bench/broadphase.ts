@@ -30,7 +30,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { ShapeTable, type ShapeDesc } from '../src/collision/shapes.js';
-import { Broadphase, SweepAndPrune } from '../src/collision/broadphase.js';
+import { Broadphase } from '../src/collision/broadphase.js';
+import { SweepAndPrune } from './sweepAndPrune.js';
 import { Collider } from '../src/collision/collide.js';
 import { ContactSet } from '../src/contact/contactSet.js';
 import type { TriMeshData } from '../src/collision/geometry.js';

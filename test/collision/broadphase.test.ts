@@ -1,6 +1,6 @@
 /**
- * Both broadphases (the tree, the default, and the sweep and prune kept for comparison) find exactly
- * the pairs brute force finds (boxes that overlap, bounding spheres within the margin, planes reached
+ * Both broadphases (the tree, the default, and bench/'s sweep and prune kept for comparison) find
+ * exactly the pairs brute force finds (boxes that overlap, bounding spheres within the margin, planes reached
  * by a box, the filters with collision groups and masks), in (A, B) order, over random scenes that
  * move from step to step: small motions (shapes inside their fat boxes; the insertion sort),
  * scrambles and teleports (shapes moving in the tree; the merge sort), a stretch along one axis (a
@@ -10,7 +10,8 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { ShapeTable, type ShapeDesc } from '../../src/collision/shapes.js';
-import { Broadphase, SweepAndPrune } from '../../src/collision/broadphase.js';
+import { Broadphase } from '../../src/collision/broadphase.js';
+import { SweepAndPrune } from '../../bench/sweepAndPrune.js';
 import type { TriMeshData } from '../../src/collision/geometry.js';
 import { Manifold } from '../../src/collision/manifold.js';
 import { pairFunction } from '../../src/collision/pairs.js';
