@@ -15,7 +15,7 @@ import { DEFAULT_DURATION } from './info.js';
 import { Progress, yieldToEventLoop } from './progress.js';
 import { Recorder } from './recorder.js';
 import { summary, ContactWatch } from './summary.js';
-import { makeOutputColumns, type OutputColumns, type OutputGroup } from './outputs.js';
+import { outputColumns, type OutputColumns, type OutputGroup } from './outputs.js';
 
 /** the default of `--max-steps`: runs of more steps are refused before they start (as `Simulation.run` does) */
 export const DEFAULT_MAX_STEPS = MAX_STEPS;
@@ -74,7 +74,7 @@ export async function run(io: CliIo, file: string | undefined, opts: RunOptions)
   try {
     const { model } = loaded;
     const sim = new Simulation(model, { integrator: opts.integrator, step: opts.step });
-    const extra = opts.outputs ? makeOutputColumns(sim, opts.outputs) : null;
+    const extra = opts.outputs ? outputColumns(sim, opts.outputs) : null;
     recorder = writer ? new Recorder(model, writer, /\.jsonl$/i.test(writer.path), extra) : null;
     const e0 = sim.energy();
     const contacts = new ContactWatch(sim);

@@ -111,6 +111,9 @@ export class DistanceConstraint implements BilateralConstraint<DistanceScratch> 
   /** the direction at set-up, kept by a scratch until the points first separate (a parameter) */
   private readonly n0 = new Float64Array(3);
 
+  /** its two points (a world point's `local` is its world position): read-only */
+  get points(): readonly PointRef[] { return this.pts; }
+
   /** true when the first point is a world point (components[0] is then the second point's) */
   get sideAIsWorld(): boolean { return this.pts[0]!.kind === POINT_WORLD; }
 

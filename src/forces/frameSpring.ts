@@ -164,6 +164,12 @@ export class FrameSpring implements ForceEffector<FrameSpringScratch> {
     for (let s = 0; s < 2; s++) this.qf.set(unitQuaternion(`${path}.${s === 0 ? 'q1A' : 'q2B'}`, quats[s]!), 4 * s);
   }
 
+  /** the origins of frame 1 in A's coordinates and of frame 2 in B's (world for a world side): a copy */
+  get origins(): [Vec3Tuple, Vec3Tuple] {
+    const p = this.p;
+    return [[p[0]!, p[1]!, p[2]!], [p[3]!, p[4]!, p[5]!]];
+  }
+
   /**
    * A frame spring whose two attachment frames coincide, at load time, with one frame given in
    * world coordinates (position, orientation body → world), using the bodies' poses in q0.

@@ -11,7 +11,7 @@ import { describe, it, expect } from 'vitest';
 import { Simulation } from '../../src/simulation.js';
 import { parseModel } from '../../src/io/loader.js';
 import { runCli } from '../../cli/main.js';
-import { makeOutputColumns, parseOutputs, OUTPUT_GROUPS } from '../../cli/outputs.js';
+import { outputColumns, parseOutputs, OUTPUT_GROUPS } from '../../cli/outputs.js';
 import { Recorder } from '../../cli/recorder.js';
 import { summary, ContactWatch } from '../../cli/summary.js';
 import { withContacts, plane, shapeOf, material } from '../helpers/contactModel.js';
@@ -29,7 +29,7 @@ function ball(height: number, contact: object = { solver: 'pivoting' }, step = 0
 
 /** the values and the JSONL fields of the contacts group at the simulation's state */
 function read(sim: Simulation, started: boolean): { values: number[]; json: string } {
-  const cols = makeOutputColumns(sim, ['contacts']), values: number[] = [];
+  const cols = outputColumns(sim, ['contacts']), values: number[] = [];
   cols.values(sim, started, values);
   return { values, json: cols.jsonFields() };
 }
@@ -44,7 +44,7 @@ describe('--outputs contacts', () => {
 
   it('a resting ball: one active contact, the solve\'s residual, and its normal force m g in N', () => {
     const sim = ball(0);
-    expect(makeOutputColumns(sim, ['contacts']).columns).toEqual(['contacts.active', 'contacts.residual']);
+    expect(outputColumns(sim, ['contacts']).columns).toEqual(['contacts.active', 'contacts.residual']);
     // before the first step: no contacts, no solve
     expect(read(sim, false)).toEqual({ values: [0, 0], json: ',"contacts":[]' });
     sim.step(100);
@@ -87,7 +87,7 @@ describe('--outputs contacts', () => {
   it('the recorder: JSONL rows end with the contacts array, CSV rows have the two columns only', async () => {
     for (const jsonl of [true, false]) {
       const files = new Map<string, string>(), sim = ball(0.3);
-      const extra = makeOutputColumns(sim, ['contacts']), path = jsonl ? 'o.jsonl' : 'o.csv';
+      const extra = outputColumns(sim, ['contacts']), path = jsonl ? 'o.jsonl' : 'o.csv';
       const writer = memWriter(files, path), rec = new Recorder(sim.model, writer, jsonl, extra);
       const expected: { active: number; residual: number; list: string }[] = [];
       rec.record(sim, false);
