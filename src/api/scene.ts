@@ -19,13 +19,35 @@ import type { PointRef } from '../model/points.js';
 
 /** a point fixed on a component, in its frame; `component` −1: a world point, in world */
 export interface ScenePoint {
+  /** the component's index in `SceneDescription.components`, −1 for the world */
   component: number;
+  /** the point in the component's frame (world for a world point), m */
   local: Vec3Tuple;
+}
+
+/** a frame fixed on a component: its origin and orientation in the component's frame */
+export interface SceneFrameOn {
+  /** the component's index, −1 for the world */
+  component: number;
+  /** the frame's origin in the component's frame, m */
+  position: Vec3Tuple;
+  /** its orientation [w, x, y, z] relative to the component's frame */
+  orientation: QuatTuple;
+}
+
+/** a hull's or a mesh's triangles */
+export interface SceneMesh {
+  /** (3V) vertex positions in the shape's frame, m */
+  positions: number[];
+  /** (3T) each triangle's vertex indices, counter-clockwise seen from outside */
+  indices: number[];
 }
 
 /** a particle or a body, in model order (the index is `ScenePoint.component`'s) */
 export interface SceneComponent {
+  /** its name in the model */
   name: string;
+  /** a particle's q holds x, y, z; a body's x, y, z, qw, qx, qy, qz */
   kind: 'particle' | 'body';
   /** where its pose starts in q: x, y, z (and qw, qx, qy, qz for a body) */
   qOffset: number;
@@ -39,6 +61,7 @@ export interface SceneComponent {
 export interface SceneShape {
   /** "body:<name>", "body:<name>.shapes[i]", "particle:<name>" or "world.shapes[i]" */
   name: string;
+  /** the shape's type (a height field is a mesh) */
   kind: ShapeEntry['kind'];
   /** the component it is fixed to, −1 for the world */
   component: number;
@@ -51,27 +74,31 @@ export interface SceneShape {
   position: Vec3Tuple;
   /** orientation [w, x, y, z] in the component's frame */
   orientation: QuatTuple;
-  /** hulls and meshes: vertex positions (3V) and triangles (3T, counter-clockwise seen from outside) */
-  mesh?: { positions: number[]; indices: number[] };
+  /** hulls (faces fanned into triangles) and meshes */
+  mesh?: SceneMesh;
 }
 
 /** a joint's two frames: C fixed in side A, D fixed in side B (docs/constraints.md) */
 export interface SceneJoint {
+  /** its name in the model */
   name: string;
   /** 'hinge', 'ball', …, 'custom' */
   type: string;
-  /** C's component (−1: the world) and its pose there */
-  a: { component: number; position: Vec3Tuple; orientation: QuatTuple };
-  /** D's component and its pose there */
-  b: { component: number; position: Vec3Tuple; orientation: QuatTuple };
-  /** the free axes of C (0 x, 1 y, 2 z): rotation axes first, then translation axes */
+  /** frame C on side A (component −1: the world) */
+  a: SceneFrameOn;
+  /** frame D on side B */
+  b: SceneFrameOn;
+  /** the axes of C it turns about (0 x, 1 y, 2 z): a hinge's [2], a ball's [0, 1, 2], a weld's [] */
   freeRotation: number[];
+  /** the axes of C it slides along: a slider's [2] */
   freeTranslation: number[];
 }
 
 /** a line between attachment points: a spring, a via-point spring, a frame spring or a distance constraint */
 export interface SceneLine {
+  /** the spring's or the constraint's name in the model */
   name: string;
+  /** what it is: an axial or via-point spring, a frame spring, or a distance constraint */
   kind: 'spring' | 'frame-spring' | 'distance';
   /** the path's points in order (two except for via-point springs) */
   points: ScenePoint[];
@@ -81,8 +108,11 @@ export interface SceneLine {
 
 /** everything a viewer draws of a model that does not change as it moves */
 export interface SceneDescription {
+  /** the particles and bodies, in model order */
   components: SceneComponent[];
+  /** the shapes: the world's, then the components' in model order */
   shapes: SceneShape[];
+  /** the joints (distance constraints are lines) */
   joints: SceneJoint[];
   /** springs and distance constraints; `SceneFrame.tensions` follows this order */
   lines: SceneLine[];
@@ -138,7 +168,7 @@ function sceneShape(s: ShapeEntry): SceneShape {
 }
 
 function sceneJoint(c: Joint): SceneJoint {
-  const side = (body: Joint['bodyA'], f: { p: Float64Array; q: Float64Array }) =>
+  const side = (body: Joint['bodyA'], f: { p: Float64Array; q: Float64Array }): SceneFrameOn =>
     ({ component: body ? body.index : -1, position: tuple3(f.p), orientation: tuple4(f.q) });
   // a universal joint turns about C's x and D's y; otherwise the axes without a lock row turn
   const rotation = c.layout.universal ? [0, 1] : [0, 1, 2].filter((k) => !c.layout.angular.includes(k));
