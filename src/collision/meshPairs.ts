@@ -42,7 +42,8 @@ import type { ShapeTable } from './shapes.js';
 import type { Manifold } from './manifold.js';
 import { Convex, loadShape, loadTriangle, support } from './convex/convex.js';
 import { ConvexWorkspace, convexDistance } from './convex/convexPair.js';
-import { ClipWorkspace, clipManifold, reduceManifold } from './convex/clip.js';
+import { ClipWorkspace, clipManifold } from './convex/clip.js';
+import { reduceManifold } from './convex/reduce.js';
 import { TriMesh, EDGE_ACTIVE, VERTEX_ACTIVE } from './mesh.js';
 
 /** a normal within this cosine of the face normal is the face normal */

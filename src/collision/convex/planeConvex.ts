@@ -20,11 +20,11 @@
  * Ellipsoid: its lowest point, the support along −n (feature 0).
  *
  * Hull: its vertices whose gap is below the margin (feature = vertex index), reduced to at most
- * four that keep the deepest point and the largest area (./clip.ts reduceManifold).
+ * four that keep the deepest point and the largest area (./reduce.ts).
  */
 import { PARAMS_STRIDE, type ShapeTable } from '../shapes.js';
 import type { Manifold } from '../manifold.js';
-import { reduceManifold } from './clip.js';
+import { reduceManifold } from './reduce.js';
 
 /** below this sine of the tilt the cylinder's rim points stay fixed in the body */
 const RHO_BLEND = 1e-3;
