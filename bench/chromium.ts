@@ -20,9 +20,13 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 
-/** flags for every executable: no sandbox (containers, root), headless, nothing phoning home */
+/**
+ * flags for every executable: no sandbox (containers, root), headless, nothing phoning home, and
+ * a plain language tag: under LANG=C the packaged Chromium reports navigator.language
+ * "en-US@posix", which Intl (uPlot's number format, made when it loads) rejects
+ */
 const COMMON_ARGS = ['--no-sandbox', '--headless', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--lang=en-US'];
 
 /** for a system Chromium: WebGL through ANGLE on SwiftShader, as the packaged one is launched */
 const SYSTEM_ARGS = ['--disable-dev-shm-usage', '--ignore-gpu-blocklist', '--use-gl=angle',

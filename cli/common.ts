@@ -51,3 +51,12 @@ export function outputFile(s: string): string {
   }
   return s;
 }
+
+/** `--port`: an integer from 0 (any free port) to 65535 */
+export function portNumber(s: string): number {
+  const v = Number(s);
+  if (s.trim() === '' || !Number.isInteger(v) || v < 0 || v > 65535) {
+    throw new InvalidArgumentError('expected a port number from 0 to 65535.');
+  }
+  return v;
+}

@@ -34,12 +34,18 @@ async function readBeside(
   return null;
 }
 
-/** the bundled demo, `examples/default-demo.json` */
+const DEMO = 'examples/default-demo.json';
+
+/** the text of the bundled demo, `examples/default-demo.json` */
+export async function demoText(io: CliIo): Promise<string> {
+  const text = await readBeside(io, [`../${DEMO}`, `../../${DEMO}`], () => true);
+  if (text === null) throw new CliError(1, `the default demo ${DEMO} is missing from the installation`);
+  return text;
+}
+
+/** the bundled demo, loaded */
 export async function loadDemo(io: CliIo): Promise<{ loaded: LoadedModel; label: string }> {
-  const demo = 'examples/default-demo.json';
-  const text = await readBeside(io, [`../${demo}`, `../../${demo}`], () => true);
-  if (text === null) throw new CliError(1, `the default demo ${demo} is missing from the installation`);
-  return { loaded: parseModelDocument(text, 'default demo'), label: `default demo (${demo})` };
+  return { loaded: parseModelDocument(await demoText(io), 'default demo'), label: `default demo (${DEMO})` };
 }
 
 /** the `version` of the package's own package.json (the one named "vinculum"), read at run time */

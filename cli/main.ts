@@ -1,5 +1,5 @@
 /**
- * The `vinculum` command line: run, validate, info and schema (docs/cli.md). `runCli` takes the
+ * The `vinculum` command line: run, view, validate, info and schema (docs/cli.md). `runCli` takes the
  * arguments and an I/O object and returns the exit code, so tests call it in-process;
  * cli/vinculum.ts wires it to the process. Exit codes: 0 ok, 1 internal error, 2 bad model or
  * usage (one line `error: …` on stderr), 3 a step failed (non-finite state, blow-up, failed solve)
@@ -13,11 +13,12 @@ import { INTEGRATORS } from '../src/integrators/names.js';
 import type { CliIo } from './io.js';
 import { CliError, messageOf } from './common.js';
 import { oneLine } from '../src/io/messages.js';
-import { positiveNumber, positiveInteger, stepCap, outputFile } from './common.js';
+import { positiveNumber, positiveInteger, stepCap, outputFile, portNumber } from './common.js';
 import { loadModelFile, packageVersion, writeOutput } from './load.js';
 import { info, DEFAULT_DURATION } from './info.js';
 import { run, DEFAULT_MAX_STEPS, type RunOptions } from './run.js';
 import { parseOutputs, OUTPUTS_HELP } from './outputs.js';
+import { view, type ViewOptions } from './view.js';
 
 export type { CliIo, AtomicWriter } from './io.js';
 export { DEFAULT_DURATION } from './info.js';
@@ -58,6 +59,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       'print no summary and no progress (warnings and errors still go to stderr)'))
     .addHelpText('after', OUTPUTS_HELP)
     .action(async (model: string | undefined, opts: RunOptions) => { code = await run(io, model, opts); });
+
+  program.command('view')
+    .description('serve the web viewer on 127.0.0.1 with a model (default: the bundled demo)')
+    .argument('[model]', 'model file (JSON)')
+    .addOption(option('--port <n>', 'the port on 127.0.0.1 (0: any free port)', portNumber).default(8080))
+    .addOption(option('--open', 'open the page in the system browser'))
+    .action(async (model: string | undefined, opts: ViewOptions) => { code = await view(io, model, opts); });
 
   program.command('validate')
     .description('check a model file')

@@ -37,5 +37,6 @@ export type { StepSolverOptions } from './solvers/stepSolver.js';
 export { ModelError, DivergenceError } from './model/errors.js';
 export { INTEGRATORS, isIntegratorName, type IntegratorName } from './integrators/names.js';
 export { modelJsonSchema } from './io/jsonSchema.js';
+export { oneLine } from './io/messages.js';
 export { OUTPUT_GROUPS, outputColumns, WRENCH_COLUMNS, type OutputGroup, type OutputColumns } from './api/outputs.js';
 export { describeScene, SceneSampler, CONTACT_STRIDE, type SceneDescription, type SceneFrame, type SceneShape, type SceneComponent, type SceneJoint, type SceneLine, type ScenePoint, type SceneFrameOn, type SceneMesh } from './api/scene.js';

@@ -14,7 +14,7 @@ import type { SceneDescription, SceneFrame } from '../../../src/index.js';
 import { BACKGROUND, FIXED_SLATE, WORLD_GREY, bodyColor, color3 } from './colors.js';
 import { markerObject, shapeObject } from './shapes.js';
 import { frameCamera, sceneBounds, type SceneBounds } from './camera.js';
-import { Overlays } from './overlays.js';
+import { Overlays, pointWorld } from './overlays.js';
 
 export { bodyColor, BACKGROUND, WORLD_GREY, FIXED_SLATE } from './colors.js';
 export { sceneBounds, type SceneBounds } from './camera.js';
@@ -52,6 +52,8 @@ export interface SceneView {
   pick(clientX: number, clientY: number): { component: number; local: V3; world: V3 } | null;
   /** the pointer's point on the plane through `planePoint` facing the camera */
   worldAt(clientX: number, clientY: number, planePoint: V3): V3;
+  /** the world position of a point fixed on component `component` (its frame), as last updated */
+  pointWorld(component: number, local: V3): V3;
   /** shows a line from a body point to the pointer (the viewer's mouse spring), or hides it (null) */
   setDragLine(from: V3 | null, to?: V3): void;
   dispose(): void;
@@ -187,6 +189,11 @@ class View implements SceneView {
     const plane = new Plane().setFromNormalAndCoplanarPoint(normal, new Vector3(...planePoint));
     const at = this.raycaster.ray.intersectPlane(plane, new Vector3());
     return at ? [at.x, at.y, at.z] : planePoint;
+  }
+
+  pointWorld(component: number, local: V3): V3 {
+    const p = pointWorld(this.groups, { component, local }, new Vector3());
+    return [p.x, p.y, p.z];
   }
 
   setDragLine(from: V3 | null, to?: V3): void {

@@ -10,7 +10,8 @@ import {
   ArrowHelper, AxesHelper, BufferGeometry, Color, Float32BufferAttribute, Group, Line, LineBasicMaterial,
   Mesh, MeshBasicMaterial, Quaternion, SphereGeometry, Vector3, type Object3D,
 } from 'three';
-import { CONTACT_STRIDE, type SceneDescription, type SceneFrame, type ScenePoint } from '../../../src/index.js';
+import type { SceneDescription, SceneFrame, ScenePoint } from '../../../src/index.js';
+import { CONTACT_STRIDE } from '../../../src/api/scene.js';
 import { FRICTION_FORCE, JOINT, NORMAL_FORCE, color3, tensionColor } from './colors.js';
 
 /** where each component is: its group (pose set from q); −1, the world, is the identity */
@@ -64,7 +65,7 @@ class Joints {
 
   constructor(private readonly scene: SceneDescription, private readonly size: number) {
     const material = new MeshBasicMaterial({ color: color3(JOINT) }), lineMaterial = new LineBasicMaterial({ color: color3(JOINT) });
-    const dot = new SphereGeometry(size * 0.25, 12, 6);
+    const dot = new SphereGeometry(size * 0.6, 12, 6);
     this.marks = scene.joints.map((j) => {
       const mark = { dot: new Mesh(dot, material), axes: [...j.freeRotation, ...j.freeTranslation].map(() => {
         const g = new BufferGeometry().setAttribute('position', new Float32BufferAttribute(new Float32Array(6), 3));
@@ -89,7 +90,7 @@ class Joints {
       if (j.a.component >= 0) objects[j.a.component]!.getWorldQuaternion(this.q);
       this.q.multiply(this.local);
       [...j.freeRotation, ...j.freeTranslation].forEach((axis, k) => {
-        this.d.set(axis === 0 ? 1 : 0, axis === 1 ? 1 : 0, axis === 2 ? 1 : 0).applyQuaternion(this.q).multiplyScalar(this.size);
+        this.d.set(axis === 0 ? 1 : 0, axis === 1 ? 1 : 0, axis === 2 ? 1 : 0).applyQuaternion(this.q).multiplyScalar(4 * this.size);
         const at = mark.axes[k]!.geometry.getAttribute('position') as Float32BufferAttribute;
         at.setXYZ(0, this.p.x - this.d.x, this.p.y - this.d.y, this.p.z - this.d.z);
         at.setXYZ(1, this.p.x + this.d.x, this.p.y + this.d.y, this.p.z + this.d.z);
