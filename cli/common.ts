@@ -52,6 +52,12 @@ export function outputFile(s: string): string {
   return s;
 }
 
+/** `--report`: an .html (or .htm) file name */
+export function reportFile(s: string): string {
+  if (!/\.html?$/i.test(s)) throw new InvalidArgumentError('a report is an HTML file; use a name ending in .html.');
+  return s;
+}
+
 /** `--port`: an integer from 0 (any free port) to 65535 */
 export function portNumber(s: string): number {
   const v = Number(s);

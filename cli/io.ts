@@ -25,6 +25,8 @@ export interface CliIo {
    * short reason when it cannot be written, before anything is produced.
    */
   openAtomic(path: string): Promise<AtomicWriter>;
+  /** the folder of the report page's built script and style (default: dist/report beside the CLI) */
+  reportAssets?: string;
   /** wall clock in ms (default performance.now) */
   now?(): number;
   /** ms between progress lines when stderr is not a terminal (default 5000) */

@@ -13,7 +13,7 @@ import { INTEGRATORS } from '../src/integrators/names.js';
 import type { CliIo } from './io.js';
 import { CliError, messageOf } from './common.js';
 import { oneLine } from '../src/io/messages.js';
-import { positiveNumber, positiveInteger, stepCap, outputFile, portNumber } from './common.js';
+import { positiveNumber, positiveInteger, stepCap, outputFile, portNumber, reportFile } from './common.js';
 import { loadModelFile, packageVersion, writeOutput } from './load.js';
 import { info, DEFAULT_DURATION } from './info.js';
 import { run, DEFAULT_MAX_STEPS, type RunOptions } from './run.js';
@@ -54,6 +54,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       'extra trajectory columns with --out: a comma list of the groups below, or all', parseOutputs))
     .addOption(option('--max-steps <n>', 'refuse a run of more steps than this (duration / step)', stepCap)
       .default(DEFAULT_MAX_STEPS, '1e8'))
+    .addOption(option('--report <file>', 'write a self-contained HTML report (summary, 3-D replay, plots)',
+      reportFile))
     .addOption(option('--strict', 'exit with code 3 when the run reports instability (energy growth)'))
     .addOption(option('-q, --quiet',
       'print no summary and no progress (warnings and errors still go to stderr)'))

@@ -16,6 +16,8 @@ import { Progress, yieldToEventLoop } from './progress.js';
 import { Recorder } from './recorder.js';
 import { summary, ContactWatch } from './summary.js';
 import { outputColumns, type OutputColumns, type OutputGroup } from './outputs.js';
+import { ReportWriter } from './reportWriter.js';
+import { reportAssets } from './report.js';
 
 /** the default of `--max-steps`: runs of more steps are refused before they start (as `Simulation.run` does) */
 export const DEFAULT_MAX_STEPS = MAX_STEPS;
@@ -31,6 +33,8 @@ export interface RunOptions {
   quiet?: boolean;
   maxSteps: number;
   strict?: boolean;
+  /** write a self-contained HTML report here */
+  report?: string;
 }
 
 /**
@@ -69,6 +73,7 @@ export async function run(io: CliIo, file: string | undefined, opts: RunOptions)
   if (opts.outputs && !opts.out) throw new CliError(2, '--outputs adds trajectory columns: it needs --out');
   const { loaded, label } = file ? { loaded: await loadModelFile(io, file), label: file } : await loadDemo(io);
   const steps = stepCount(loaded, opts);
+  const report = opts.report ? new ReportWriter(io, opts.report, label, await reportAssets(io)) : null;
   const writer = opts.out ? await openOutput(io, opts.out) : null;
   let recorder: Recorder | null = null;
   try {
@@ -76,29 +81,34 @@ export async function run(io: CliIo, file: string | undefined, opts: RunOptions)
     const sim = new Simulation(model, { integrator: opts.integrator, step: opts.step });
     const extra = opts.outputs ? outputColumns(sim, opts.outputs) : null;
     recorder = writer ? new Recorder(model, writer, /\.jsonl$/i.test(writer.path), extra) : null;
+    report?.start(sim, steps);
     const e0 = sim.energy();
     const contacts = new ContactWatch(sim);
-    const { wall, warnings } = await simulate(io, sim, steps, opts, { recorder, extra, contacts });
+    const { wall, warnings } = await simulate(io, sim, steps, opts, { recorder, extra, contacts, report });
     if (writer) await commit(writer);
     const rows = recorder?.rows ?? 0;
-    if (!opts.quiet) {
-      const e1 = sim.energy();
-      io.stdout(summary({ label, model, sim, steps, wall, e0, e1, out: opts.out, rows, warnings, contacts }));
-    }
+    const text = summary({ label, model, sim, steps, wall, e0, e1: sim.energy(), out: opts.out, rows, warnings,
+      contacts, report: opts.report });
+    await report?.write(text, null);
+    if (!opts.quiet) io.stdout(text);
     return 0;
   } catch (e) {
-    if (!writer) throw e;
-    if (!(e instanceof CliError && e.exitCode === 3)) { await writer.abort(); throw e; }
-    // a run stopped by divergence or instability keeps its rows: they show what led to it, also
-    // when they cannot be written (the exit code stays 3)
-    let note: string;
-    try {
-      await commit(writer);
-      note = ` (wrote ${recorder?.rows ?? 0} rows to ${writer.path})`;
-    } catch (w) {
-      note = `; ${messageOf(w)}`;
-    }
-    throw new CliError(3, `${e.message}${note}`);
+    if (!(e instanceof CliError && e.exitCode === 3)) { await writer?.abort(); throw e; }
+    // a run stopped by divergence or instability keeps its rows and its report: they show what
+    // led to it, also when they cannot be written (the exit code stays 3)
+    const notes = [await keepRows(writer, recorder), await report?.writeFailed(e.message)].filter(Boolean);
+    throw new CliError(3, `${e.message}${notes.join('')}`);
+  }
+}
+
+/** commits a failed run's rows; the note for its message */
+async function keepRows(writer: AtomicWriter | null, recorder: Recorder | null): Promise<string> {
+  if (!writer) return '';
+  try {
+    await commit(writer);
+    return ` (wrote ${recorder?.rows ?? 0} rows to ${writer.path})`;
+  } catch (w) {
+    return `; ${messageOf(w)}`;
   }
 }
 
@@ -153,6 +163,7 @@ interface Watchers {
   recorder: Recorder | null;
   extra: OutputColumns | null;
   contacts: ContactWatch;
+  report: ReportWriter | null;
 }
 
 /**
@@ -160,7 +171,7 @@ interface Watchers {
  * each; exit-3 errors are CliErrors
  */
 async function simulate(
-  io: CliIo, sim: Simulation, steps: number, opts: RunOptions, { recorder, extra, contacts }: Watchers,
+  io: CliIo, sim: Simulation, steps: number, opts: RunOptions, { recorder, extra, contacts, report }: Watchers,
 ): Promise<{ wall: number; warnings: number }> {
   const now = io.now ?? (() => performance.now());
   const start = now();
@@ -169,10 +180,12 @@ async function simulate(
   const every = opts.every;
   try {
     recorder?.record(sim, false);
+    report?.observe(0);
     warnings.poll();
     for (let i = 1; i <= steps; i++) {
       sim.step();
       contacts.observe();
+      report?.observe(i);
       if (recorder && i % every === 0) recorder.record(sim, true);
       warnings.poll();
       if (opts.strict && warnings.instability) {

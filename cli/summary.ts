@@ -30,6 +30,8 @@ export interface RunSummary {
   warnings: number;
   /** the run's contact records (none: no contact lines) */
   contacts?: ContactWatch;
+  /** the HTML report's path (`--report`) */
+  report?: string;
 }
 
 /** one contact solver's record over a run */
@@ -159,6 +161,7 @@ export function summary(s: RunSummary): string {
     `  end           ${col(s.e1.kinetic)}${col(s.e1.potential)}${col(s.e1.total)}`,
   ];
   if (s.out) lines.push(`output          ${s.out} (${s.rows} rows)`);
+  if (s.report) lines.push(`report          ${s.report}`);
   lines.push(...diagnostics(model, sim));
   if (s.contacts) lines.push(...s.contacts.lines());
   if (s.warnings > 0) lines.push(`warnings        ${s.warnings} (on stderr)`);

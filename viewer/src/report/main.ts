@@ -1,0 +1,138 @@
+/**
+ * The page of a `vinculum run --report` file (docs/report.md). Everything it shows comes from the
+ * JSON block `#vinculum-report` of the file: the summary the command line printed, the warnings,
+ * the replay (frames of the scene drawn by the render module, with a time slider) and the plots
+ * (uPlot). It needs no network: the file holds this script, its style and the data.
+ */
+import './style.css';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { SceneDescription, SceneFrame } from '../../../src/index.js';
+import { createSceneView } from '../render/index.js';
+
+/** the data block, as cli/report.ts writes it (ReportData) */
+interface Report {
+  title: string; version: string; summary: string[]; warnings: string[]; error: string | null;
+  scene: SceneDescription;
+  frames: { t: number[]; q: string; tensions: string; contactCounts: number[]; contacts: string };
+  plotTimes: number[];
+  plots: { title: string; unit: string; series: { name: string; values: number[] }[] }[];
+}
+
+/** the replay's state, for the tests (docs/report.md) */
+declare global { interface Window { __report: { frame: number; frames: number; drawn: number } } }
+
+const PALETTE = ['#3060ff', '#e0452b', '#1a9850', '#9c27b0', '#ff9800', '#00acc1', '#795548', '#607d8b'];
+
+const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text = '') => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text) e.textContent = text;
+  return e;
+};
+
+/** a base64 block of 32-bit floats */
+function floats(b64: string): Float32Array {
+  const s = atob(b64), bytes = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);
+  return new Float32Array(bytes.buffer);
+}
+
+/** the header, the error, the summary and the warnings */
+function summarySection(r: Report): HTMLElement {
+  const head = el('header');
+  head.append(el('h1', {}, r.title), el('span', { class: 'version' }, `Vinculum ${r.version} report`));
+  const section = el('section', { id: 'summary' });
+  section.append(head);
+  if (r.error) section.append(el('div', { class: 'error', id: 'run-error' }, r.error));
+  section.append(el('pre', {}, r.summary.join('\n')));
+  if (r.warnings.length > 0) {
+    const d = el('details');
+    d.append(el('summary', {}, `${r.warnings.length} warning${r.warnings.length > 1 ? 's' : ''}`));
+    const list = el('ul');
+    for (const w of r.warnings.slice(0, 200)) list.append(el('li', {}, w));
+    d.append(list);
+    section.append(d);
+  }
+  return section;
+}
+
+/** the replay: the scene view, a play button and a time slider over the recorded frames */
+function replaySection(r: Report, parent: HTMLElement): void {
+  const section = el('section', { id: 'replay' }), stage = el('div', { class: 'stage' });
+  const bar = el('div', { class: 'bar' }), play = el('button', {}, '▶ Play');
+  const slider = el('input', { type: 'range', min: '0', max: String(Math.max(0, r.frames.t.length - 1)), value: '0' });
+  const time = el('span', { class: 'time' });
+  bar.append(play, slider, time);
+  section.append(el('h2', {}, 'Replay'), stage, bar);
+  parent.append(section);
+  const q = floats(r.frames.q), tensions = floats(r.frames.tensions), contacts = floats(r.frames.contacts);
+  const nq = r.scene.q0.length, nl = r.scene.lines.length, starts = [0];
+  for (const c of r.frames.contactCounts) starts.push(starts[starts.length - 1]! + 10 * c);
+  const frameAt = (i: number): SceneFrame => ({
+    t: r.frames.t[i]!, q: Float64Array.from(q.subarray(i * nq, (i + 1) * nq)),
+    tensions: Float64Array.from(tensions.subarray(i * nl, (i + 1) * nl)),
+    contacts: Float64Array.from(contacts.subarray(starts[i]!, starts[i + 1]!)),
+  });
+  const view = createSceneView(stage, r.scene);
+  const state = { frame: 0, frames: r.frames.t.length, drawn: 0 };
+  window.__report = state;
+  const show = (i: number) => {
+    state.frame = i;
+    slider.value = String(i);
+    time.textContent = `t = ${(r.frames.t[i] ?? 0).toFixed(3)} s`;
+    view.update(frameAt(i));
+    view.render();
+    state.drawn++;
+  };
+  slider.addEventListener('input', () => show(Number(slider.value)));
+  // playing walks the frames at their recorded times (real time), looping
+  let playing = false, t0 = 0, from = 0;
+  const tick = (now: number) => {
+    if (!playing) return;
+    const t = r.frames.t[from]! + (now - t0) / 1000;
+    let i = from;
+    while (i + 1 < state.frames && r.frames.t[i + 1]! <= t) i++;
+    if (i !== state.frame) show(i);
+    if (i + 1 >= state.frames) { playing = false; play.textContent = '▶ Play'; return; }
+    requestAnimationFrame(tick);
+  };
+  play.addEventListener('click', () => {
+    playing = !playing;
+    play.textContent = playing ? '❚❚ Pause' : '▶ Play';
+    if (!playing) return;
+    from = state.frame + 1 >= state.frames ? 0 : state.frame;
+    t0 = performance.now();
+    requestAnimationFrame(tick);
+  });
+  // the orbit controls redraw the frame shown
+  view.controls.addEventListener('change', () => view.render());
+  window.addEventListener('resize', () => { view.resize(); view.render(); });
+  show(0);
+}
+
+/** one uPlot chart per plot, every series of it with a legend */
+function plotsSection(r: Report, parent: HTMLElement): void {
+  const section = el('section', { id: 'plots' });
+  section.append(el('h2', {}, 'Plots'));
+  parent.append(section);
+  const width = Math.min(900, Math.max(320, section.clientWidth - 20));
+  for (const p of r.plots) {
+    const box = el('div', { class: 'plot' });
+    section.append(box);
+    const opts: uPlot.Options = {
+      title: `${p.title} (${p.unit})`, width, height: 220,
+      scales: { x: { time: false } },
+      axes: [{ label: 't (s)' }, {}],
+      series: [{ label: 't (s)' }, ...p.series.slice(0, 40).map((s, i) => ({ label: s.name, stroke: PALETTE[i % PALETTE.length], width: 1.25 }))],
+    };
+    new uPlot(opts, [r.plotTimes, ...p.series.slice(0, 40).map((s) => s.values)], box);
+  }
+}
+
+const data = JSON.parse(document.getElementById('vinculum-report')!.textContent!) as Report;
+const main = el('main');
+document.body.append(main);
+main.append(summarySection(data));
+replaySection(data, main);
+plotsSection(data, main);
