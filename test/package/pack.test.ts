@@ -136,8 +136,11 @@ function productionLock(name: string): object {
   return { name, lockfileVersion: 3, requires: true, packages };
 }
 
-/** the files a package may hold: the built library, the bundle, the example models, the schema */
-const PACKABLE = new RegExp('^(dist/(src|node|cli)/|dist/vinculum\\.browser\\.js(\\.map)?$|examples/[^/]+\\.json$'
+/**
+ * the files a package may hold: the built library, the bundle, the viewer and report pages, the
+ * example models, the schema
+ */
+const PACKABLE = new RegExp('^(dist/(src|node|cli|viewer|report)/|dist/vinculum\\.browser\\.js(\\.map)?$|examples/[^/]+\\.json$'
   + '|docs/model\\.schema\\.json$|package\\.json$|README\\.md$|LICENSE$)');
 
 describe('the npm package', () => {
@@ -165,10 +168,11 @@ describe('the npm package', () => {
 
   afterAll(() => { if (work) rmSync(work, { recursive: true, force: true }); });
 
-  it('packs the built library, the examples and the schema, and no tests or benchmarks', () => {
+  it('packs the built library, the viewer and report pages, the examples and the schema, and no tests or benchmarks', () => {
     for (const f of ['package.json', 'README.md', 'LICENSE', 'docs/model.schema.json', 'examples/default-demo.json',
       'dist/src/index.js', 'dist/src/index.d.ts', 'dist/node/index.js', 'dist/node/index.d.ts',
-      'dist/cli/vinculum.js', 'dist/vinculum.browser.js', 'dist/vinculum.browser.js.map']) {
+      'dist/cli/vinculum.js', 'dist/vinculum.browser.js', 'dist/vinculum.browser.js.map',
+      'dist/viewer/index.html', 'dist/report/report.js', 'dist/report/report.css']) {
       expect(packed).toContain(f);
     }
     expect(packed.filter((f) => !PACKABLE.test(f))).toEqual([]);
@@ -208,5 +212,14 @@ describe('the npm package', () => {
     const v = await run('npx', ['--no', '--', 'vinculum', '--version'], consumer);
     expect(v.code, v.stderr).toBe(0);
     expect(v.stdout.trim()).toBe(version);
+  });
+
+  it('writes a report with the installed report page inlined', async () => {
+    const r = await run('npx', ['--no', '--', 'vinculum', 'run', 'pendulum.json', '--duration', '0.2', '--report', 'r.html',
+      '-q'], consumer);
+    expect(r.code, r.stderr).toBe(0);
+    const html = readFileSync(join(consumer, 'r.html'), 'utf8');
+    expect(html).toContain('id="vinculum-report"');
+    expect(html.length).toBeGreaterThan(100_000);
   });
 });
