@@ -1,6 +1,6 @@
 /**
  * Vite's configuration of the viewer page: `npx vite viewer` serves it for development (with
- * `?model=/examples/<name>.json`), `node scripts/viewer.mjs` builds it into dist/viewer/. The base
+ * `?model=/@fs/<absolute path>.json`), `node scripts/viewer.mjs` builds it into dist/viewer/. The base
  * is relative, so the built folder works from any path of any static host.
  */
 import { defineConfig } from 'vite';
