@@ -8,7 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { basename, extname, join, normalize, sep } from 'node:path';
+import { basename, extname, join, resolve as resolvePath, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
 import type { CliIo } from './io.js';
@@ -33,8 +33,9 @@ export interface ServedViewer {
 }
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png', '.map': 'application/json',
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.map': 'application/json',
 };
 
 /** the built viewer next to this module: dist/cli → dist/viewer, or cli/ (sources) → dist/viewer */
@@ -64,7 +65,9 @@ export function inlineMeshFiles(doc: unknown, modelPath: string): unknown {
     }));
   }
   const world = doc['world'];
-  if (isRecord(world) && Array.isArray(world['shapes'])) out['world'] = { ...world, shapes: world['shapes'].map(inline) };
+  if (isRecord(world) && Array.isArray(world['shapes'])) {
+    out['world'] = { ...world, shapes: world['shapes'].map(inline) };
+  }
   return out;
 }
 
@@ -72,19 +75,31 @@ export function inlineMeshFiles(doc: unknown, modelPath: string): unknown {
  * Serves `folder` (the built viewer) and the model text at /model/<name> on 127.0.0.1:`port`;
  * resolves once listening, with the page's address (the model's name in its query)
  */
-export function serveViewer(folder: string, model: { name: string; text: string }, port: number): Promise<ServedViewer> {
-  const modelPath = `/model/${encodeURIComponent(model.name)}`;
+export function serveViewer(
+  folder: string, model: { name: string; text: string }, port: number,
+): Promise<ServedViewer> {
+  const modelPath = `/model/${encodeURIComponent(model.name)}`, root = resolvePath(folder);
   const server = createServer((req, res) => {
-    const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
-    if (path === modelPath) {
+    let path: string;
+    try {
+      path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
+    } catch {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('bad request');
+      return;
+    }
+    if (path === `/model/${model.name}`) {
       res.writeHead(200, { 'content-type': TYPES['.json']!, 'cache-control': 'no-store' }).end(model.text);
       return;
     }
-    // files of the built viewer only: no path out of the folder
-    const file = normalize(join(folder, path === '/' ? 'index.html' : path));
-    if (!file.startsWith(normalize(folder))) { res.writeHead(403).end(); return; }
+    // files of the built viewer only: no path out of the folder (nor into a sibling named like it)
+    const file = resolvePath(root, `.${path === '/' ? '/index.html' : path}`);
+    if (!file.startsWith(root + sep)) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end('forbidden');
+      return;
+    }
+    const type = TYPES[extname(file)] ?? 'application/octet-stream';
     readFile(file).then(
-      (body) => res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
+      (body) => res.writeHead(200, { 'content-type': type }).end(body),
       () => res.writeHead(404, { 'content-type': 'text/plain' }).end('not found'),
     );
   });
@@ -96,7 +111,12 @@ export function serveViewer(folder: string, model: { name: string; text: string 
     server.listen(port, '127.0.0.1', () => {
       const { port: bound } = server.address() as { port: number };
       const url = `http://127.0.0.1:${bound}/?model=${encodeURIComponent(modelPath.slice(1))}`;
-      resolve({ url, server, close: () => new Promise((done) => { server.close(() => done()); server.closeAllConnections(); }) });
+      // closing waits for open connections: a page's keep-alive ones are ended at once
+      const close = () => new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      });
+      resolve({ url, server, close });
     });
   });
 }
@@ -110,11 +130,12 @@ function openBrowser(io: CliIo, url: string): void {
   child.unref();
 }
 
-/** `vinculum view`: validates the model, serves the viewer and waits for a signal; resolves to the exit code */
+/** `vinculum view`: validates the model, serves the viewer, waits for a signal; resolves to the exit code */
 export async function view(io: CliIo, file: string | undefined, opts: ViewOptions): Promise<number> {
+  // the model first: a bad model is its one-line error whether or not the page is built
+  const { name, text } = file === undefined ? await demoModel(io) : await modelText(io, file);
   const folder = viewerFolder();
   if (!folder) throw new CliError(2, 'the viewer is not built (dist/viewer is missing): run npm run build');
-  const { name, text } = file === undefined ? await demoModel(io) : await modelText(io, file);
   const served = await serveViewer(folder, { name, text }, opts.port);
   io.stdout(`viewer: ${served.url}\n(Ctrl+C stops the server)\n`);
   if (opts.open) openBrowser(io, served.url);
