@@ -2,8 +2,8 @@
  * The viewer page in headless Chromium (WebGL2 on SwiftShader), built from the sources with
  * scripts/viewer.mjs into a temporary folder and served by `vinculum view`'s server function: it
  * loads without console errors, draws the model's bodies in their colours, plays (time advances),
- * steps exactly one step, lets a body be dragged by the mouse, and shows a bad model's one-line
- * error as the command line prints it.
+ * steps exactly one step, lets a body be dragged by the mouse, shows a bad model's one-line error
+ * as the command line prints it (from ?model= and from a dropped file), and plots a column.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -61,12 +61,13 @@ async function open(name: string, text: string): Promise<{ page: Page; errors: s
 
 /** component i's origin on the screen (page pixels) and the drawn colour there */
 const screenOf = (page: Page, i: number) => page.evaluate((i) => {
-  const v = window.__vinculum, view = v.view!, scene = v.scene!, q = v.frame!.q, o = scene.components[i]!.qOffset;
+  const v = window.__vinculum, view = v.view!, q = v.frame!.q, o = v.scene!.components[i]!.qOffset;
   const p = view.camera.position.clone().set(q[o]!, q[o + 1]!, q[o + 2]!).project(view.camera);
   const r = view.renderer.domElement.getBoundingClientRect();
   const x = r.left + ((p.x + 1) / 2) * r.width, y = r.top + ((1 - p.y) / 2) * r.height;
   const gl = view.renderer.getContext(), px = new Uint8Array(4), s = view.renderer.getPixelRatio();
-  gl.readPixels(Math.round((x - r.left) * s), Math.round(gl.drawingBufferHeight - 1 - (y - r.top) * s), 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+  const gx = Math.round((x - r.left) * s), gy = Math.round(gl.drawingBufferHeight - 1 - (y - r.top) * s);
+  gl.readPixels(gx, gy, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
   return { x, y, px: Array.from(px), position: Array.from(q.slice(o, o + 3)) };
 }, i);
 
@@ -119,13 +120,17 @@ describe('the viewer page', () => {
     await page.mouse.down();
     // up the screen by 150 px, in steps, then hold while the spring settles
     const to = { x: start.x, y: start.y - 150 };
-    for (let k = 1; k <= 10; k++) { await page.mouse.move(start.x, start.y - 15 * k); await page.waitForTimeout(30); }
+    for (let k = 1; k <= 10; k++) {
+      await page.mouse.move(start.x, start.y - 15 * k);
+      await page.waitForTimeout(30);
+    }
     await page.waitForTimeout(2000);
     const held = await screenOf(page, 0);
     // where the grabbed point is drawn now
     const point = await page.evaluate((local) => {
       const view = window.__vinculum.view!, w = view.pointWorld(0, local);
-      const p = view.camera.position.clone().set(...w).project(view.camera), r = view.renderer.domElement.getBoundingClientRect();
+      const p = view.camera.position.clone().set(...w).project(view.camera);
+      const r = view.renderer.domElement.getBoundingClientRect();
       return { x: r.left + ((p.x + 1) / 2) * r.width, y: r.top + ((1 - p.y) / 2) * r.height };
     }, grabbed!.local);
     await page.mouse.up();
@@ -150,6 +155,55 @@ describe('the viewer page', () => {
     expect(await runCli(['validate', 'bad.json'], cli.io)).toBe(2);
     expect(`${shown}\n`).toBe(cli.err());
     expect(shown).toMatch(/^error: bad\.json: bodies\[0\]\.mass/);
+  });
 
+  it('shows the same line for a bad model dropped on the view, and clears it with a good one', async () => {
+    const { page, errors } = await open('four-bar.json', example('four-bar.json'));
+    const bad = JSON.stringify({
+      version: 1, bodies: [{ name: 'b', mass: 1 }], joints: [{ type: 'ball', bodies: ['b', 'c'] }],
+    });
+    const drop = (name: string, text: string) => page.evaluate(([name, text]) => {
+      const data = new DataTransfer();
+      data.items.add(new File([text!], name!, { type: 'application/json' }));
+      const event = new DragEvent('drop', { dataTransfer: data, bubbles: true });
+      document.getElementById('view')!.dispatchEvent(event);
+    }, [name, text]);
+    await drop('dropped.json', bad);
+    await page.waitForFunction(() => window.__vinculum.error !== '');
+    const cli = fake({ 'dropped.json': bad });
+    expect(await runCli(['validate', 'dropped.json'], cli.io)).toBe(2);
+    expect(`${(await page.textContent('#error'))!}\n`).toBe(cli.err());
+    // a good model replaces the message with its scene
+    await drop('boxes.json', BOXES);
+    await page.waitForFunction(() => window.__vinculum.error === ''
+      && window.__vinculum.scene!.components.length === 2);
+    expect(await page.isVisible('#error')).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
+  it('plots a chosen column over time', async () => {
+    const { page, errors } = await open('four-bar.json', example('four-bar.json'));
+    const columns = await page.$$eval('#column option', (o) => o.map((x) => (x as HTMLOptionElement).value));
+    expect(columns).toContain('energy.kinetic');
+    await page.selectOption('#column', 'energy.kinetic');
+    await page.click('#add-plot');
+    await page.click('#play');
+    await page.waitForFunction(() => window.__vinculum.frame!.t > 1, null, { timeout: 20_000 });
+    await page.waitForTimeout(300);
+    // the series is drawn: pixels of its stroke colour (#3060ff) on the chart's canvas
+    const stroke = await page.$eval('#plot-area canvas', (c) => {
+      const canvas = c as HTMLCanvasElement;
+      const d = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        if (Math.abs(d[i]! - 48) < 40 && Math.abs(d[i + 1]! - 96) < 40 && d[i + 2]! > 200) n++;
+      }
+      return n;
+    });
+    expect(stroke).toBeGreaterThan(50);
+    expect(await page.textContent('#plot-area')).toContain('energy.kinetic');
+    await page.click('#clear-plots');
+    expect(await page.$$('#plot-area canvas')).toHaveLength(0);
+    expect(errors).toEqual([]);
   });
 });
