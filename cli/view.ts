@@ -8,7 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { basename, extname, join, resolve as resolvePath, sep } from 'node:path';
+import { basename, dirname, extname, join, resolve as resolvePath, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
 import type { CliIo } from './io.js';
@@ -38,13 +38,14 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml', '.png': 'image/png', '.map': 'application/json',
 };
 
-/** the built viewer next to this module: dist/cli → dist/viewer, or cli/ (sources) → dist/viewer */
+/**
+ * the built viewer next to this module: dist/cli → dist/viewer, or cli/ (sources) → dist/viewer;
+ * null if it is not built (the sources' viewer/ is never served: it is the page before Vite)
+ */
 export function viewerFolder(): string | null {
-  for (const rel of ['../viewer/', '../dist/viewer/']) {
-    const dir = fileURLToPath(new URL(rel, import.meta.url));
-    if (existsSync(join(dir, 'index.html'))) return dir;
-  }
-  return null;
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  const dir = join(here, basename(dirname(here)) === 'dist' ? '../viewer' : '../dist/viewer');
+  return existsSync(join(dir, 'index.html')) ? dir : null;
 }
 
 /** the model file's document with each mesh `file` replaced by its vertices and triangles */
@@ -125,8 +126,12 @@ export function serveViewer(
 function openBrowser(io: CliIo, url: string): void {
   const [command, args] = process.platform === 'darwin' ? ['open', [url]]
     : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  const warn = (why: string) => io.stderr(`warning: cannot open a browser (${why}); open ${url}\n`);
   const child = spawn(command, args as string[], { detached: true, stdio: 'ignore' });
-  child.on('error', (e) => io.stderr(`warning: cannot open a browser (${messageOf(e)}); open ${url}\n`));
+  child.on('error', (e) => warn(messageOf(e)));
+  child.on('exit', (code) => {
+    if (code !== 0 && code !== null) warn(`${command} exited with code ${code}`);
+  });
   child.unref();
 }
 
