@@ -23,7 +23,9 @@ beforeAll(async () => {
     entryPoints: [join(root, 'cli', 'vinculum.ts')], bundle: true, platform: 'node', format: 'esm',
     target: 'node20', outfile: cli(), logLevel: 'silent',
     // commander and cli-progress are CommonJS: they require Node's built-ins
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
   });
   writeFileSync(model(), readFileSync(join(root, 'examples', 'four-bar.json')));
 }, 60_000);
