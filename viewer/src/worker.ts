@@ -49,7 +49,9 @@ const values: number[] = [];
 const post = (m: FromWorker) => scope.postMessage(m);
 const fail = (e: unknown) => {
   playing = false;
-  const text = e instanceof ModelError || e instanceof DivergenceError ? e.message : `internal error: ${String(e)}`;
+  // the command line's wording: a model or a step is at fault, or else the engine
+  const known = e instanceof ModelError || e instanceof DivergenceError;
+  const text = known ? e.message : `internal error: ${e instanceof Error ? e.message : String(e)}`;
   post({ type: 'error', message: `error: ${oneLine(text)}` });
 };
 
@@ -67,8 +69,9 @@ function load(text: string, source: string): void {
   const model = parseModel(text, { source });
   run = start(model, source, model.settings.integrator, model.settings.step);
   const description = (JSON.parse(text) as { description?: unknown }).description;
-  post({ type: 'scene', scene: describeScene(model), columns: [...run.columns.columns], integrator: run.integrator,
-    step: run.step, source, description: typeof description === 'string' ? description : '' });
+  post({ type: 'scene', scene: describeScene(model), columns: [...run.columns.columns],
+    integrator: run.integrator, step: run.step, source,
+    description: typeof description === 'string' ? description : '' });
   plotted = [];
   frame(0, 0);
 }

@@ -14,7 +14,9 @@ type V3 = [number, number, number];
 export interface Held { component: number; local: V3; target: V3 }
 
 /** wires the pointer on the view's canvas; `held()` tells the animation loop what to draw */
-export function dragging(view: SceneView, scene: SceneDescription, send: (m: ToWorker) => void): () => Held | null {
+export function dragging(
+  view: SceneView, scene: SceneDescription, send: (m: ToWorker) => void,
+): () => Held | null {
   const canvas = view.renderer.domElement;
   let held: Held | null = null, plane: V3 = [0, 0, 0];
   canvas.addEventListener('pointerdown', (e) => {
