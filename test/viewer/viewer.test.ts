@@ -181,6 +181,28 @@ describe('the viewer page', () => {
     expect(errors).toEqual([]);
   });
 
+  it('shows a failed step as the line `vinculum run` ends with, and pauses', async () => {
+    // a spring far too stiff for explicit Euler at this step: the first step blows up
+    const stiff = JSON.stringify({
+      version: 1, integrator: 'symplectic-euler', step: 0.1, gravity: [0, 0, 0],
+      particles: [{ name: 'p', mass: 1, position: [1, 0, 0] }],
+      forces: [{
+        type: 'axial-spring', name: 's', points: [['world', [0, 0, 0]], 'p'], stiffness: 1e12, restLength: 0,
+      }],
+    });
+    const { page, errors } = await open('stiff.json', stiff);
+    expect(await page.evaluate(() => window.__vinculum.error)).toBe('');
+    await page.click('#play');
+    await page.waitForFunction(() => window.__vinculum.error !== '');
+    const cli = fake({ 'stiff.json': stiff });
+    expect(await runCli(['run', 'stiff.json', '--quiet'], cli.io)).toBe(3);
+    const last = cli.err().trimEnd().split('\n').pop()!;
+    expect(last).toMatch(/^error: diverged at step 1 \(t = 0\.1/);
+    expect(await page.textContent('#error')).toBe(last);
+    expect(await page.evaluate(() => window.__vinculum.playing)).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
   it('plots a chosen column over time', async () => {
     const { page, errors } = await open('four-bar.json', example('four-bar.json'));
     const columns = await page.$$eval('#column option', (o) => o.map((x) => (x as HTMLOptionElement).value));
