@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { CliIo } from './io.js';
 import { CliError, messageOf } from './common.js';
 import type { ReportRecording } from './reportData.js';
+import type { Energy } from '../src/simulation.js';
 
 /** the report page's built script and style */
 export interface ReportAssets { script: string; style: string }
@@ -20,6 +21,8 @@ export interface ReportData extends ReportRecording {
   title: string;
   /** the summary the command line prints, line by line */
   summary: string[];
+  /** the energies at the start and at the end (or at the failure), J */
+  energy: { start: Energy; end: Energy };
   /** the run's warnings */
   warnings: string[];
   /** the error that stopped the run (exit 3), or null */

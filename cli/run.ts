@@ -81,9 +81,9 @@ export async function run(io: CliIo, file: string | undefined, opts: RunOptions)
     const sim = new Simulation(model, { integrator: opts.integrator, step: opts.step });
     const extra = opts.outputs ? outputColumns(sim, opts.outputs) : null;
     recorder = writer ? new Recorder(model, writer, /\.jsonl$/i.test(writer.path), extra) : null;
-    report?.start(sim, steps);
     const e0 = sim.energy();
     const contacts = new ContactWatch(sim);
+    report?.start(sim, steps, e0, contacts);
     const { wall, warnings } = await simulate(io, sim, steps, opts, { recorder, extra, contacts, report });
     if (writer) await commit(writer);
     const rows = recorder?.rows ?? 0;

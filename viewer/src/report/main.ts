@@ -11,8 +11,10 @@ import type { SceneDescription, SceneFrame } from '../../../src/index.js';
 import { createSceneView } from '../render/index.js';
 
 /** the data block, as cli/report.ts writes it (ReportData) */
+interface Energy { kinetic: number; potential: number; total: number }
 interface Report {
   title: string; version: string; summary: string[]; warnings: string[]; error: string | null;
+  energy: { start: Energy; end: Energy };
   scene: SceneDescription;
   frames: { t: number[]; q: string; tensions: string; contactCounts: number[]; contacts: string };
   plotTimes: number[];
@@ -38,6 +40,31 @@ function floats(b64: string): Float32Array {
   return new Float32Array(bytes.buffer);
 }
 
+/**
+ * The command line's summary as a table: a line's first 16 characters name it, the rest is its
+ * value; a line with a blank name continues the row above. The energy drift (end − start, total)
+ * follows the energy rows.
+ */
+function summaryTable(r: Report): HTMLTableElement {
+  const table = el('table', { class: 'summary' });
+  let value: HTMLElement | null = null;
+  for (const line of r.summary) {
+    const name = line.slice(0, 16).trim(), text = line.slice(16);
+    if (!name && value) { value.textContent += `\n${text.trimStart()}`; continue; }
+    const row = table.insertRow();
+    row.append(el('th', {}, name));
+    value = el('td', {}, text);
+    row.append(value);
+    if (name === 'end') {
+      const drift = r.energy.end.total - r.energy.start.total, scale = Math.abs(r.energy.start.total);
+      const rel = scale > 0 ? ` (${((100 * drift) / scale).toPrecision(3)} % of |start|)` : '';
+      const d = table.insertRow();
+      d.append(el('th', {}, 'energy drift'), el('td', {}, `${drift.toPrecision(4)} J${rel}`));
+    }
+  }
+  return table;
+}
+
 /** the header, the error, the summary and the warnings */
 function summarySection(r: Report): HTMLElement {
   const head = el('header');
@@ -45,7 +72,7 @@ function summarySection(r: Report): HTMLElement {
   const section = el('section', { id: 'summary' });
   section.append(head);
   if (r.error) section.append(el('div', { class: 'error', id: 'run-error' }, r.error));
-  section.append(el('pre', {}, r.summary.join('\n')));
+  section.append(summaryTable(r));
   if (r.warnings.length > 0) {
     const d = el('details');
     d.append(el('summary', {}, `${r.warnings.length} warning${r.warnings.length > 1 ? 's' : ''}`));
