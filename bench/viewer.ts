@@ -31,6 +31,8 @@ export interface ViewerFrames {
   frameMsMedian: number;
   frameMsP95: number;
   fps: number;
+  /** the page's time to update and draw a frame, ms (median) */
+  renderMs: number;
   /** the worker's wall time per step, ms (median over ticks) */
   stepMs: number;
   /** simulated seconds per wall second at speed 1× (1: real time) */
@@ -42,6 +44,7 @@ interface Probe {
   drawn: number;
   frame: { t: number } | null;
   frameMs: number[];
+  renderMs: number[];
   ticks: { steps: number; stepMs: number }[];
 }
 /** the probe, in the page */
@@ -61,18 +64,29 @@ async function openExample(browser: Browser, file: string, width = 1280, height 
   return { page, served };
 }
 
+/**
+ * stops a page (its worker and its drawing: a page left running takes the CPU from the next
+ * measure) and its server; the page is sent to about:blank, as closing a page can end the
+ * packaged single-process Chromium
+ */
+async function leave(page: Page, served: ServedViewer): Promise<void> {
+  await page.goto('about:blank');
+  await served.close();
+}
+
 /** plays a scene and measures frames, stepping and the real-time ratio */
 async function measure(browser: Browser, file: string, measureS: number): Promise<ViewerFrames> {
   const { page, served } = await openExample(browser, file);
   await page.click('#play');
   await page.waitForTimeout(WARMUP_S * 1000);
-  const before = await page.evaluate(() => { const v = (window as unknown as ProbeWindow).__vinculum!; v.frameMs.length = 0; v.ticks.length = 0; return { t: v.frame!.t, wall: performance.now() }; });
+  const before = await page.evaluate(() => { const v = (window as unknown as ProbeWindow).__vinculum!; v.frameMs.length = 0; v.renderMs.length = 0; v.ticks.length = 0; return { t: v.frame!.t, wall: performance.now() }; });
   await page.waitForTimeout(measureS * 1000);
-  const after = await page.evaluate(() => { const v = (window as unknown as ProbeWindow).__vinculum!; return { t: v.frame!.t, wall: performance.now(), frameMs: v.frameMs, ticks: v.ticks }; });
-  await served.close();
+  const after = await page.evaluate(() => { const v = (window as unknown as ProbeWindow).__vinculum!; return { t: v.frame!.t, wall: performance.now(), frameMs: v.frameMs, renderMs: v.renderMs, ticks: v.ticks }; });
+  await leave(page, served);
   const perStep = after.ticks.map((k) => k.stepMs / k.steps);
   const frameMsMedian = median(after.frameMs);
   return { scene: file, frameMsMedian, frameMsP95: quantile(after.frameMs, 0.95), fps: 1000 / frameMsMedian,
+    renderMs: median(after.renderMs),
     stepMs: median(perStep), realTime: (after.t - before.t) / ((after.wall - before.wall) / 1000) };
 }
 
@@ -83,7 +97,7 @@ export async function viewerBenchmarks(o: { quick: boolean; log: (s: string) => 
     const out: ViewerFrames[] = [];
     for (const file of ['chain100.json', 'box-pile.json', 'contact.json', 'shapes.json']) {
       const r = await measure(browser, file, o.quick ? 2 : MEASURE_S);
-      o.log(`viewer ${file}: frame ${r.frameMsMedian.toFixed(1)} ms median (${r.fps.toFixed(0)} fps), p95 ${r.frameMsP95.toFixed(1)} ms; `
+      o.log(`viewer ${file}: frame ${r.frameMsMedian.toFixed(1)} ms median (${r.fps.toFixed(0)} fps), p95 ${r.frameMsP95.toFixed(1)} ms, drawing ${r.renderMs.toFixed(1)} ms; `
         + `worker ${r.stepMs.toFixed(2)} ms/step; simulated/wall time ${r.realTime.toFixed(2)}`);
       out.push(r);
     }
@@ -110,7 +124,7 @@ async function gallery(log: (s: string) => void): Promise<void> {
       await page.click('#play');
       await page.waitForTimeout(300);
       await page.locator('#view').screenshot({ path: join(dir, file.replace(/\.json$/, '.png')) });
-      await served.close();
+      await leave(page, served);
       log(`gallery: ${file} at t = ${at} s`);
     }
     await pageShots(browser, dir);
@@ -131,7 +145,7 @@ async function pageShots(browser: Browser, dir: string): Promise<void> {
   await page.click('#play');
   await page.waitForTimeout(300);
   await page.screenshot({ path: join(dir, 'viewer.png') });
-  await served.close();
+  await leave(page, served);
   const report = join(root, 'dist', 'bench', 'gallery-report.html');
   const { execFileSync } = await import('node:child_process');
   execFileSync(process.execPath, [join(root, 'dist', 'cli', 'vinculum.js'), 'run', join(root, 'examples', 'contact.json'),

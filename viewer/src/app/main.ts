@@ -26,16 +26,21 @@ export interface ViewerProbe {
   stepCount: number;
   playing: boolean;
   error: string;
-  /** frames drawn, and each animation frame's interval (ms) since the last */
+  /** frames drawn, each animation frame's interval (ms) since the last, and each drawing's time (ms) */
   drawn: number;
   frameMs: number[];
+  renderMs: number[];
   /** the worker's ticks: steps taken and wall time spent stepping (ms) */
   ticks: { steps: number; stepMs: number }[];
 }
 declare global { interface Window { __vinculum: ViewerProbe } }
 const probe: ViewerProbe = {
-  scene: null, view: null, frame: null, stepCount: 0, playing: false, error: '', drawn: 0, frameMs: [], ticks: [],
+  scene: null, view: null, frame: null, stepCount: 0, playing: false, error: '', drawn: 0,
+  frameMs: [], renderMs: [], ticks: [],
 };
+/** the probe's lists keep their last PROBE_KEEP entries, so a long session does not grow them */
+const PROBE_KEEP = 4096;
+const keep = <T>(list: T[], v: T) => { list.push(v); if (list.length > PROBE_KEEP) list.splice(0, list.length - PROBE_KEEP); };
 window.__vinculum = probe;
 
 const worker = new Worker(new URL('../worker.ts', import.meta.url), { type: 'module' });
@@ -75,7 +80,7 @@ worker.onmessage = (e: MessageEvent<FromWorker>) => {
   else if (m.type === 'error') showError(m.message);
   else {
     probe.frame = m.frame; probe.stepCount = m.stepCount; probe.playing = m.playing;
-    if (m.steps > 0) probe.ticks.push({ steps: m.steps, stepMs: m.stepMs });
+    if (m.steps > 0) keep(probe.ticks, { steps: m.steps, stepMs: m.stepMs });
     plots.push(m.frame.t, m.values);
     $('play').textContent = m.playing ? '❚❚ Pause' : '▶ Play';
     $('time').textContent = `t = ${m.frame.t.toFixed(3)} s`;
@@ -92,13 +97,15 @@ function options() {
 /** draws the latest frame once per display frame */
 let lastAnimation = 0;
 function animate(now: number): void {
-  if (lastAnimation > 0) probe.frameMs.push(now - lastAnimation);
+  if (lastAnimation > 0) keep(probe.frameMs, now - lastAnimation);
   lastAnimation = now;
   if (view && probe.frame) {
+    const t0 = performance.now();
     if (fresh) view.update(probe.frame);
     const h = held();
     view.setDragLine(h ? view.pointWorld(h.component, h.local) : null, h?.target);
     view.render();
+    keep(probe.renderMs, performance.now() - t0);
     probe.drawn++;
     fresh = false;
   }
