@@ -1,8 +1,8 @@
 /**
  * `vinculum view` as a process, bundled with esbuild into a build's layout (dist/cli next to
  * dist/viewer, with a stand-in page): it says when the page is not built, serves the page and the
- * model at the address it prints, warns (and goes on) when no browser opens, refuses a port in
- * use, and exits 0 on SIGTERM.
+ * model at the address it prints (the bundled demo without a model), warns (and goes on) when no
+ * browser opens, refuses a port in use, and exits 0 on SIGTERM and SIGINT.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
@@ -50,27 +50,56 @@ describe('vinculum view as a process', () => {
     expect(r.stdout).toBe('');
   });
 
+  /** starts `vinculum view …` (PATH without a browser opener); resolves when it has printed `lines` */
+  async function start(args: string[], lines: { out: number; err: number }) {
+    const child = spawn(process.execPath, [cli(), 'view', ...args],
+      { cwd: dir, env: { ...process.env, PATH: join(dir, 'empty') }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const got = { out: '', err: '' };
+    child.stdout.on('data', (d: Buffer) => { got.out += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { got.err += d.toString(); });
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    const count = (s: string) => s.split('\n').length - 1;
+    for (let k = 0; k < 200 && (count(got.out) < lines.out || count(got.err) < lines.err); k++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const url = /^viewer: (http:\/\/127\.0\.0\.1:\d+\/\?model=\S+)\n/.exec(got.out)?.[1];
+    /** the model the page would fetch */
+    const served = async () => {
+      const r = await fetch(new URL(new URL(url!).searchParams.get('model')!, url));
+      return JSON.parse(await r.text()) as unknown;
+    };
+    return { child, got, exited, url, served };
+  }
+
   it('serves the page and the model, warns when no browser opens, and stops on SIGTERM', async () => {
     buildPage();
-    // a PATH with no browser opener: --open fails, with a warning only
-    const child = spawn(process.execPath, [cli(), 'view', model(), '--port', '0', '--open'],
-      { cwd: dir, env: { ...process.env, PATH: join(dir, 'empty') }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '', err = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    // --open without an opener on the PATH fails, with a warning only
+    const run = await start([model(), '--port', '0', '--open'], { out: 2, err: 1 });
+    const { child, got, exited, url, served } = run;
     try {
-      for (let k = 0; k < 200 && !(out.includes('\n') && err.includes('\n')); k++) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      const url = /^viewer: (http:\/\/127\.0\.0\.1:\d+\/\?model=\S+)\n/.exec(out)?.[1];
-      expect(url, out).toBeDefined();
+      expect(url, got.out).toBeDefined();
       expect(await (await fetch(url!)).text()).toContain('<p>viewer</p>');
-      const served = await (await fetch(new URL(new URL(url!).searchParams.get('model')!, url))).text();
-      expect(JSON.parse(served)).toEqual(JSON.parse(readFileSync(model(), 'utf8')));
-      expect(err).toMatch(/^warning: cannot open a browser \(.*\); open http:\/\/127\.0\.0\.1:\d+\/\S+\n$/);
+      expect(await served()).toEqual(JSON.parse(readFileSync(model(), 'utf8')));
+      expect(got.err).toBe(`${got.err.split(';')[0]}; open ${url}\n`);
+      expect(got.err).toMatch(/^warning: cannot open a browser \(.+\); open /);
     } finally {
       child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+
+  it('serves the bundled demo without a model, and stops on SIGINT', async () => {
+    buildPage();
+    mkdirSync(join(dir, 'examples'), { recursive: true });
+    const demo = readFileSync(join(root, 'examples', 'default-demo.json'), 'utf8');
+    writeFileSync(join(dir, 'examples', 'default-demo.json'), demo);
+    const { child, got, exited, url, served } = await start(['--port', '0'], { out: 2, err: 0 });
+    try {
+      expect(url, got.out).toMatch(/\?model=model%2Fdefault-demo\.json$/);
+      expect(await served()).toEqual(JSON.parse(demo));
+      expect(got.err).toBe('');
+    } finally {
+      child.kill('SIGINT');
     }
     expect(await exited).toBe(0);
   });
