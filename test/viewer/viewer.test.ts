@@ -200,6 +200,13 @@ describe('the viewer page', () => {
     expect(last).toMatch(/^error: diverged at step 1 \(t = 0\.1/);
     expect(await page.textContent('#error')).toBe(last);
     expect(await page.evaluate(() => window.__vinculum.playing)).toBe(false);
+    // a reset starts over without the message; a bad step size is its own error
+    await page.click('#reset');
+    expect(await page.isVisible('#error')).toBe(false);
+    await page.fill('#h', '-1');
+    await page.press('#h', 'Enter');
+    await page.waitForFunction(() => window.__vinculum.error !== '');
+    expect(await page.textContent('#error')).toBe('error: options.step: must be positive (got -1)');
     expect(errors).toEqual([]);
   });
 

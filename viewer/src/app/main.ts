@@ -132,11 +132,20 @@ async function open(url: string): Promise<void> {
 function wire(): void {
   $('play').onclick = () => send({ type: probe.playing ? 'pause' : 'play' });
   $('step').onclick = () => send({ type: 'step' });
-  $('reset').onclick = () => { plots.clear(); send({ type: 'plot', columns: [] }); send({ type: 'reset' }); };
+  // a reset or new settings start a fresh run: a failed step's message no longer applies
+  $('reset').onclick = () => {
+    showError('');
+    plots.clear();
+    send({ type: 'plot', columns: [] });
+    send({ type: 'reset' });
+  };
   $<HTMLSelectElement>('speed').onchange = (e) => send({ type: 'speed', speed: Number((e.target as HTMLSelectElement).value) });
   const integrator = $<HTMLSelectElement>('integrator'), h = $<HTMLInputElement>('h');
   integrator.replaceChildren(...INTEGRATORS.map((n) => new Option(n, n)));
-  const settings = () => send({ type: 'settings', integrator: integrator.value, step: Number(h.value) });
+  const settings = () => {
+    showError('');
+    send({ type: 'settings', integrator: integrator.value, step: Number(h.value) });
+  };
   integrator.onchange = settings;
   h.onchange = settings;
   for (const id of ['show-joints', 'show-contacts', 'show-frames']) $(id).onchange = () => view?.setOptions(options());
