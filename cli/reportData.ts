@@ -1,11 +1,14 @@
 /**
- * What `vinculum run --report` records as the run steps (docs/report.md): the replay, frames of
- * the scene (`SceneSampler`) kept every `frameStride`-th step so that at most MAX_FRAMES are
- * kept, and the plots' series, kept every `plotStride`-th step so that at most MAX_POINTS per
- * series are kept; the first and the last state are always kept. Strides are fixed from the run's
- * step count before it starts, so memory is bounded whatever the run's length. Positions are
- * stored as 32-bit floats (7 significant digits: far below a pixel at any zoom a scene is drawn
- * at), contacts at most MAX_CONTACTS per frame, all base64-encoded.
+ * What `vinculum run --report` records as the run steps (docs/report.md). The replay: frames of
+ * the scene (`SceneSampler`) kept every `frameStride`-th step, so that at most `maxFrames` are
+ * kept, MAX_FRAMES or fewer for a large scene (REPLAY_BYTES bounds nq + lines per frame times
+ * the frames). The plots: each series kept every `plotStride`-th step (plain stride, no
+ * averaging), so that at most MAX_POINTS points are kept; a plot of more than MAX_SERIES series
+ * keeps those of the largest peak |value|. The first and the last state are always kept. Strides
+ * are fixed from the run's step count before it starts, so memory and the file's size are bounded
+ * whatever the run's length. Numbers are stored as 32-bit floats (7 significant digits: far below
+ * a pixel at any zoom a scene or plot is drawn at), contacts at most MAX_CONTACTS per frame, all
+ * base64-encoded.
  */
 import { SceneSampler, CONTACT_STRIDE, describeScene, type SceneDescription } from '../src/index.js';
 import type { Simulation } from '../src/simulation.js';
@@ -14,12 +17,19 @@ import { outputColumns, type OutputColumns, type OutputGroup } from '../src/api/
 export const MAX_FRAMES = 600;
 export const MAX_POINTS = 2000;
 export const MAX_CONTACTS = 64;
+export const MAX_SERIES = 24;
+/** the replay's positions and tensions, bytes (as 32-bit floats, before base64) */
+export const REPLAY_BYTES = 3_000_000;
+/** the fewest frames a large scene's replay keeps */
+export const MIN_FRAMES = 100;
 
-/** one plot of the report: a title, a unit, and its series by name */
+/** one plot of the report: a title, a unit, and its series by name (base64 Float32 values) */
 export interface ReportPlot {
   title: string;
   unit: string;
-  series: { name: string; values: number[] }[];
+  /** how many series the plot has in all (more than `series` when some were left out) */
+  total: number;
+  series: { name: string; values: string }[];
 }
 
 /** the recorded run, as the report page reads it (JSON) */
@@ -27,8 +37,8 @@ export interface ReportRecording {
   scene: SceneDescription;
   /** the replay: times, and base64 Float32 positions (nq per frame), tensions and contacts */
   frames: { t: number[]; q: string; tensions: string; contactCounts: number[]; contacts: string };
-  /** the plots' time axis and plots */
-  plotTimes: number[];
+  /** the plots' time axis (base64 Float32) and plots */
+  plotTimes: string;
   plots: ReportPlot[];
 }
 
@@ -37,8 +47,24 @@ export function strideFor(steps: number, max: number): number {
   return Math.max(1, Math.ceil(steps / Math.max(1, max - 1)));
 }
 
+/** the most frames the replay of a scene with `nq` coordinates and `lines` lines keeps */
+export function frameBudget(nq: number, lines: number): number {
+  return Math.max(MIN_FRAMES, Math.min(MAX_FRAMES, Math.floor(REPLAY_BYTES / (4 * Math.max(1, nq + lines)))));
+}
+
+/** the indices of the `max` series of the largest peak |value|, in their order */
+export function largestPeaks(series: readonly ArrayLike<number>[], max: number): number[] {
+  const peak = series.map((v) => {
+    let m = 0;
+    for (let i = 0; i < v.length; i++) m = Math.max(m, Math.abs(v[i]!));
+    return m;
+  });
+  const order = series.map((_, i) => i).sort((a, b) => peak[b]! - peak[a]! || a - b);
+  return order.slice(0, max).sort((a, b) => a - b);
+}
+
 /** base64 of a float array's 32-bit floats */
-export function base64Floats(values: readonly number[]): string {
+export function base64Floats(values: ArrayLike<number>): string {
   const bytes = new Uint8Array(Float32Array.from(values).buffer);
   let s = '';
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
@@ -90,6 +116,7 @@ export class ReportRecorder {
   readonly frameStride: number;
   readonly plotStride: number;
   private readonly sampler: SceneSampler;
+  private readonly scene: SceneDescription;
   private readonly specs: PlotSpec[];
   private readonly row: number[] = [];
   private readonly times: number[] = [];
@@ -103,7 +130,8 @@ export class ReportRecorder {
   private lastPlot = -1;
 
   constructor(private readonly sim: Simulation, private readonly steps: number) {
-    this.frameStride = strideFor(steps, MAX_FRAMES);
+    this.scene = describeScene(sim.model);
+    this.frameStride = strideFor(steps, frameBudget(this.scene.q0.length, this.scene.lines.length));
     this.plotStride = strideFor(steps, MAX_POINTS);
     this.sampler = new SceneSampler(sim);
     this.specs = plotSpecs(sim);
@@ -140,13 +168,17 @@ export class ReportRecorder {
   /** the recording so far (a failed run's report shows what led to the failure) */
   recording(): ReportRecording {
     let k = 0;
-    const plots = this.specs.map((s) => ({ title: s.title, unit: s.unit,
-      series: s.names.map((name) => ({ name, values: this.plotValues[k++]! })) }));
+    const plots = this.specs.map((s) => {
+      const values = s.names.map(() => this.plotValues[k++]!);
+      const kept = largestPeaks(values, MAX_SERIES);
+      return { title: s.title, unit: s.unit, total: s.names.length,
+        series: kept.map((i) => ({ name: s.names[i]!, values: base64Floats(values[i]!) })) };
+    });
     return {
-      scene: describeScene(this.sim.model),
+      scene: this.scene,
       frames: { t: this.times, q: base64Floats(this.q), tensions: base64Floats(this.tensions),
         contactCounts: this.counts, contacts: base64Floats(this.contacts) },
-      plotTimes: this.plotTimes,
+      plotTimes: base64Floats(this.plotTimes),
       plots,
     };
   }

@@ -7,12 +7,19 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { strideFor, ReportRecorder, MAX_FRAMES, MAX_POINTS } from '../../cli/reportData.js';
+import {
+  strideFor, frameBudget, largestPeaks, base64Floats, ReportRecorder, MAX_FRAMES, MAX_POINTS, MAX_SERIES,
+  MIN_FRAMES, REPLAY_BYTES,
+} from '../../cli/reportData.js';
 import { scriptJson, escapeHtml, reportHtml } from '../../cli/report.js';
 import { Simulation, parseModel } from '../../src/index.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const fourBar = readFileSync(join(root, 'examples', 'four-bar.json'), 'utf8');
+const demo = readFileSync(join(root, 'examples', 'default-demo.json'), 'utf8');
+
+/** a base64 block of 32-bit floats, as the page decodes it */
+const floats = (b64: string) => new Float32Array(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)).buffer);
 
 describe('the recording', () => {
   it('keeps at most MAX_FRAMES frames and MAX_POINTS points, the first and last included', () => {
@@ -33,14 +40,55 @@ describe('the recording', () => {
     expect(r.frames.t.length).toBeGreaterThan(MAX_FRAMES / 2);
     expect(r.frames.t[0]).toBe(0);
     expect(r.frames.t.at(-1)).toBeCloseTo(sim.time, 12);
-    expect(r.plotTimes.length).toBeLessThanOrEqual(MAX_POINTS);
-    expect(r.plotTimes.at(-1)).toBe(sim.time);
+    const times = floats(r.plotTimes);
+    expect(times.length).toBeLessThanOrEqual(MAX_POINTS);
+    expect(times.length).toBeGreaterThan(MAX_POINTS / 2);
+    expect(times.at(-1)).toBe(Math.fround(sim.time));
     // 32-bit positions: the decoded last frame matches the state to float precision
-    const q = new Float32Array(Uint8Array.from(atob(r.frames.q), (c) => c.charCodeAt(0)).buffer);
+    const q = floats(r.frames.q);
     const nq = sim.state.q.length, last = q.subarray(q.length - nq);
     last.forEach((v, i) => expect(Math.abs(v - sim.state.q[i]!)).toBeLessThan(1e-6 * Math.max(1, Math.abs(sim.state.q[i]!))));
     expect(r.plots.map((p) => p.title)).toEqual(['Energy', 'Joint coordinates', 'Constraint forces |F|', 'Contacts']);
-    for (const p of r.plots) for (const s of p.series) expect(s.values.length).toBe(r.plotTimes.length);
+    for (const p of r.plots) for (const s of p.series) expect(floats(s.values).length).toBe(times.length);
+  });
+
+  it('keeps a large scene\'s replay within its byte budget, and its plots within MAX_SERIES', () => {
+    const sim = new Simulation(parseModel(demo));
+    const steps = 1200, rec = new ReportRecorder(sim, steps);
+    rec.observe(0);
+    for (let i = 1; i <= 20; i++) { sim.step(); rec.observe(i); }
+    const r = rec.recording(), nq = r.scene.q0.length, nl = r.scene.lines.length;
+    expect(4 * (nq + nl) * frameBudget(nq, nl)).toBeLessThanOrEqual(REPLAY_BYTES);
+    expect(frameBudget(nq, nl)).toBeLessThan(MAX_FRAMES);
+    expect(rec.frameStride).toBe(strideFor(steps, frameBudget(nq, nl)));
+    const springs = r.plots.find((p) => p.title === 'Spring tensions')!;
+    expect(springs.total).toBe(nl);
+    expect(springs.series).toHaveLength(MAX_SERIES);
+  });
+
+  it('frame budget: within [MIN_FRAMES, MAX_FRAMES], within REPLAY_BYTES unless at MIN_FRAMES', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 0, max: 100_000 }), (nq, nl) => {
+      const n = frameBudget(nq, nl);
+      return n >= MIN_FRAMES && n <= MAX_FRAMES && (n === MIN_FRAMES || 4 * (nq + nl) * n <= REPLAY_BYTES);
+    }), { seed: 19, numRuns: 1000 });
+  });
+
+  it('keeps the series of the largest peaks, in their order', () => {
+    fc.assert(fc.property(fc.array(fc.array(fc.double({ noNaN: true, min: -1e6, max: 1e6 }), { maxLength: 8 }),
+      { maxLength: 40 }), fc.integer({ min: 0, max: 40 }), (series, max) => {
+      const kept = largestPeaks(series, max);
+      const peak = (i: number) => Math.max(0, ...series[i]!.map(Math.abs));
+      const left = series.map((_, i) => i).filter((i) => !kept.includes(i));
+      expect(kept).toHaveLength(Math.min(max, series.length));
+      expect([...kept].sort((a, b) => a - b)).toEqual(kept);
+      for (const i of left) for (const k of kept) expect(peak(i)).toBeLessThanOrEqual(peak(k));
+    }), { seed: 19, numRuns: 500 });
+  });
+
+  it('stores 32-bit floats in base64 and reads them back', () => {
+    fc.assert(fc.property(fc.array(fc.float({ noNaN: true })), (v) => {
+      expect(Array.from(floats(base64Floats(v)))).toEqual(v.map(Math.fround));
+    }), { seed: 19, numRuns: 300 });
   });
 
   it('writes data no model text can close: every "<" escaped, the JSON unchanged', () => {
@@ -54,7 +102,7 @@ describe('the recording', () => {
 describe('the HTML', () => {
   const assets = { script: 'const s = "</script><script>alert(1)</script>";', style: 'a::after { content: "</style>"; }' };
   const data = {
-    scene: null, frames: null, plotTimes: [], plots: [], summary: [], warnings: [], error: null, version: '1',
+    scene: null, frames: null, plotTimes: '', plots: [], summary: [], warnings: [], error: null, version: '1',
     energy: { start: { kinetic: 0, potential: 0, total: 0 }, end: { kinetic: 0, potential: 0, total: 0 } },
   } as unknown as Parameters<typeof reportHtml>[1];
 

@@ -17,8 +17,8 @@ interface Report {
   energy: { start: Energy; end: Energy };
   scene: SceneDescription;
   frames: { t: number[]; q: string; tensions: string; contactCounts: number[]; contacts: string };
-  plotTimes: number[];
-  plots: { title: string; unit: string; series: { name: string; values: number[] }[] }[];
+  plotTimes: string;
+  plots: { title: string; unit: string; total: number; series: { name: string; values: string }[] }[];
 }
 
 /** the replay's state, for the tests (docs/report.md) */
@@ -143,17 +143,18 @@ function plotsSection(r: Report, parent: HTMLElement): void {
   const section = el('section', { id: 'plots' });
   section.append(el('h2', {}, 'Plots'));
   parent.append(section);
-  const width = Math.min(900, Math.max(320, section.clientWidth - 20));
+  const width = Math.min(900, Math.max(320, section.clientWidth - 20)), times = floats(r.plotTimes);
   for (const p of r.plots) {
     const box = el('div', { class: 'plot' });
     section.append(box);
+    const some = p.total > p.series.length ? `, ${p.series.length} of ${p.total}: the largest peaks` : '';
     const opts: uPlot.Options = {
-      title: `${p.title} (${p.unit})`, width, height: 220,
+      title: `${p.title} (${p.unit}${some})`, width, height: 220,
       scales: { x: { time: false } },
       axes: [{ label: 't (s)' }, {}],
-      series: [{ label: 't (s)' }, ...p.series.slice(0, 40).map((s, i) => ({ label: s.name, stroke: PALETTE[i % PALETTE.length], width: 1.25 }))],
+      series: [{ label: 't (s)' }, ...p.series.map((s, i) => ({ label: s.name, stroke: PALETTE[i % PALETTE.length], width: 1.25 }))],
     };
-    new uPlot(opts, [r.plotTimes, ...p.series.slice(0, 40).map((s) => s.values)], box);
+    new uPlot(opts, [times, ...p.series.map((s) => floats(s.values))], box);
   }
 }
 
