@@ -40,7 +40,10 @@ const probe: ViewerProbe = {
 };
 /** the probe's lists keep their last PROBE_KEEP entries, so a long session does not grow them */
 const PROBE_KEEP = 4096;
-const keep = <T>(list: T[], v: T) => { list.push(v); if (list.length > PROBE_KEEP) list.splice(0, list.length - PROBE_KEEP); };
+const keep = <T>(list: T[], v: T) => {
+  list.push(v);
+  if (list.length > PROBE_KEEP) list.splice(0, list.length - PROBE_KEEP);
+};
 window.__vinculum = probe;
 
 const worker = new Worker(new URL('../worker.ts', import.meta.url), { type: 'module' });
@@ -139,7 +142,8 @@ function wire(): void {
     send({ type: 'plot', columns: [] });
     send({ type: 'reset' });
   };
-  $<HTMLSelectElement>('speed').onchange = (e) => send({ type: 'speed', speed: Number((e.target as HTMLSelectElement).value) });
+  const speed = $<HTMLSelectElement>('speed');
+  speed.onchange = () => send({ type: 'speed', speed: Number(speed.value) });
   const integrator = $<HTMLSelectElement>('integrator'), h = $<HTMLInputElement>('h');
   integrator.replaceChildren(...INTEGRATORS.map((n) => new Option(n, n)));
   const settings = () => {
@@ -148,12 +152,17 @@ function wire(): void {
   };
   integrator.onchange = settings;
   h.onchange = settings;
-  for (const id of ['show-joints', 'show-contacts', 'show-frames']) $(id).onchange = () => view?.setOptions(options());
+  for (const id of ['show-joints', 'show-contacts', 'show-frames']) {
+    $(id).onchange = () => view?.setOptions(options());
+  }
   $('add-plot').onclick = () => {
     if (plots.add($<HTMLSelectElement>('column').value)) send({ type: 'plot', columns: plots.names });
   };
   $('clear-plots').onclick = () => { plots.clear(); send({ type: 'plot', columns: [] }); };
-  $<HTMLFormElement>('open-url').onsubmit = (e) => { e.preventDefault(); void open($<HTMLInputElement>('url').value.trim()); };
+  $<HTMLFormElement>('open-url').onsubmit = (e) => {
+    e.preventDefault();
+    void open($<HTMLInputElement>('url').value.trim());
+  };
   const area = $('view');
   area.ondragover = (e) => { e.preventDefault(); area.classList.add('dropping'); };
   area.ondragleave = () => area.classList.remove('dropping');
