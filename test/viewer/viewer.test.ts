@@ -109,6 +109,22 @@ describe('the viewer page', () => {
 
   });
 
+  it('runs at the chosen speed: simulated time per wall second is at most the speed', async () => {
+    const { page, errors } = await open('four-bar.json', example('four-bar.json'));
+    await page.selectOption('#speed', '0.25');
+    await page.click('#play');
+    await page.waitForFunction(() => window.__vinculum.frame!.t > 0.05, null, { timeout: 20_000 });
+    const at = () => page.evaluate(() => ({ t: window.__vinculum.frame!.t, wall: performance.now() / 1000 }));
+    const a = await at();
+    await page.waitForTimeout(1500);
+    const b = await at();
+    // the worker steps wall time × speed, less if a tick's budget runs out, never more
+    const rate = (b.t - a.t) / (b.wall - a.wall);
+    expect(rate).toBeLessThan(0.25 * 1.15);
+    expect(rate).toBeGreaterThan(0.05);
+    expect(errors).toEqual([]);
+  });
+
   it('drags a body with the mouse: the grabbed point follows the pointer', async () => {
     const { page, errors } = await open('boxes.json', BOXES);
     await page.waitForFunction(() => window.__vinculum.drawn > 2);
