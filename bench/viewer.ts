@@ -117,7 +117,7 @@ async function gallery(log: (s: string) => void): Promise<void> {
   const browser = await launchChromium();
   try {
     for (const file of readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.json')).sort()) {
-      const { page, served } = await openExample(browser, file, 800, 560);
+      const { page, served } = await openExample(browser, file, 1200, 640);
       const at = PICTURE_AT[file] ?? 1;
       await page.click('#play');
       await page.waitForFunction((t) => (window as unknown as ProbeWindow).__vinculum!.frame!.t >= t, at, { timeout: 120_000 });

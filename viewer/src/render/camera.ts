@@ -22,7 +22,10 @@ function origin(scene: SceneDescription, q: ArrayLike<number>, component: number
   return out.set(q[o]!, q[o + 1]!, q[o + 2]!);
 }
 
-/** the bounds of the scene at q0: each point grown by its shape's radius */
+/**
+ * the bounds of the scene at q0: each component's origin grown by its shapes' reach, and the
+ * origins of the world's shapes other than planes
+ */
 export function sceneBounds(scene: SceneDescription): SceneBounds {
   const g = scene.gravity, gn = Math.hypot(g[0], g[1], g[2]);
   const up = gn > 0 ? new Vector3(-g[0] / gn, -g[1] / gn, -g[2] / gn) : new Vector3(0, 0, 1);
@@ -31,9 +34,11 @@ export function sceneBounds(scene: SceneDescription): SceneBounds {
   for (const [i] of scene.components.entries()) balls.push([origin(scene, scene.q0, i, p).clone(), 0]);
   for (const s of scene.shapes) {
     if (s.kind === 'plane') continue;
-    const at = s.component < 0 ? new Vector3(...s.position) : origin(scene, scene.q0, s.component, p).clone();
+    // a world mesh (a floor, a height field) may be far larger than what moves on it: its origin
+    // is kept in view, not its extent
+    if (s.component < 0) { balls.push([new Vector3(...s.position), 0]); continue; }
     // a shape's offset in its component's frame only moves it by at most its length
-    balls.push([at, shapeRadius(s) + (s.component < 0 ? 0 : Math.hypot(...s.position))]);
+    balls.push([origin(scene, scene.q0, s.component, p).clone(), shapeRadius(s) + Math.hypot(...s.position)]);
   }
   if (balls.length === 0) balls.push([new Vector3(), 1]);
   const lo = new Vector3(Infinity, Infinity, Infinity), hi = new Vector3(-Infinity, -Infinity, -Infinity);

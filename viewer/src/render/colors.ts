@@ -1,8 +1,8 @@
 /**
  * The viewer's colours. Each dynamic component gets its own saturated hue (hues stepped by the
- * golden angle, so neighbours in model order differ); the world is grey, fixed and kinematic
- * components a darker slate. The tests look for these colours in the drawn pixels, so they are
- * exported as 0–255 sRGB triples.
+ * golden angle, so neighbours in model order differ); shapeless particles share one blue; the
+ * world is grey, fixed and kinematic components a darker slate. The tests look for these colours
+ * in the drawn pixels, so they are exported as 0–255 sRGB triples.
  */
 import { Color, SRGBColorSpace } from 'three';
 
@@ -12,6 +12,8 @@ export const BACKGROUND: [number, number, number] = [238, 241, 245];
 export const WORLD_GREY: [number, number, number] = [176, 180, 186];
 /** components that do not move under forces (fixed or kinematic) */
 export const FIXED_SLATE: [number, number, number] = [96, 104, 118];
+/** particles without a shape (all alike) */
+export const PARTICLE: [number, number, number] = [40, 90, 200];
 /** contact normal forces, friction forces and contact points */
 export const NORMAL_FORCE: [number, number, number] = [20, 150, 60];
 export const FRICTION_FORCE: [number, number, number] = [210, 40, 170];

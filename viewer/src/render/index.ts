@@ -11,12 +11,12 @@ import {
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { SceneDescription, SceneFrame } from '../../../src/index.js';
-import { BACKGROUND, FIXED_SLATE, WORLD_GREY, bodyColor, color3 } from './colors.js';
+import { BACKGROUND, FIXED_SLATE, PARTICLE, WORLD_GREY, bodyColor, color3 } from './colors.js';
 import { markerObject, shapeObject } from './shapes.js';
 import { frameCamera, sceneBounds, type SceneBounds } from './camera.js';
 import { Overlays, pointWorld } from './overlays.js';
 
-export { bodyColor, BACKGROUND, WORLD_GREY, FIXED_SLATE } from './colors.js';
+export { bodyColor, BACKGROUND, WORLD_GREY, FIXED_SLATE, PARTICLE } from './colors.js';
 export { sceneBounds, type SceneBounds } from './camera.js';
 
 type V3 = [number, number, number];
@@ -74,16 +74,21 @@ function buildObjects(desc: SceneDescription, root: Group, b: SceneBounds, marke
     const rgb = !c ? WORLD_GREY : c.dynamic ? bodyColor(s.component) : FIXED_SLATE;
     (c ? groups[s.component]! : world).add(shapeObject(s, color3(rgb), planeSize(b, s.position)));
   }
+  // a component without a shape gets a marker: a body its own colour, particles one colour for
+  // all (a cloth of many particles in many colours would hide its shape)
   const shaped = new Set(desc.shapes.map((s) => s.component));
   desc.components.forEach((c, i) => {
-    if (!shaped.has(i)) groups[i]!.add(markerObject(i, color3(c.dynamic ? bodyColor(i) : FIXED_SLATE), marker));
+    if (shaped.has(i)) return;
+    const rgb = !c.dynamic ? FIXED_SLATE : c.kind === 'particle' ? PARTICLE : bodyColor(i);
+    groups[i]!.add(markerObject(i, color3(rgb), c.kind === 'particle' ? marker * 0.6 : marker));
   });
   // a faint grid under the scene when the model has no plane to stand on
   if (!desc.shapes.some((s) => s.kind === 'plane')) {
     const grid = new GridHelper(4 * b.radius, 20, 0xc4c9d0, 0xd6dae0);
     // GridHelper's normal is three's +y: turned onto up, at the scene's lowest point
     grid.quaternion.setFromUnitVectors(new Vector3(0, 1, 0), b.up);
-    grid.position.copy(b.center).addScaledVector(b.up, b.low - b.center.dot(b.up));
+    // one scene radius below the lowest point at the start: what hangs and swings stays above it
+    grid.position.copy(b.center).addScaledVector(b.up, b.low - b.radius - b.center.dot(b.up));
     world.add(grid);
   }
   root.add(world, ...groups);
