@@ -107,7 +107,10 @@ function plotSpecs(sim: Simulation): PlotSpec[] {
   if (springs.columns.some((c) => c.endsWith('.tension'))) {
     specs.push(plotOf('Spring tensions', 'N', springs, (c) => c.endsWith('.tension')));
   }
-  specs.push(plotOf('Contacts', 'active', group('contacts'), (c) => c === 'contacts.active'));
+  // contacts only where shapes can touch
+  if (sim.model.shapes.some((sh) => sh.collide)) {
+    specs.push(plotOf('Contacts', 'active', group('contacts'), (c) => c === 'contacts.active'));
+  }
   return specs;
 }
 

@@ -56,8 +56,10 @@ function summaryTable(r: Report): HTMLTableElement {
     value = el('td', {}, text);
     row.append(value);
     if (name === 'end') {
-      const drift = r.energy.end.total - r.energy.start.total, scale = Math.abs(r.energy.start.total);
-      const rel = scale > 0 ? ` (${((100 * drift) / scale).toPrecision(3)} % of |start|)` : '';
+      // relative to the energy in play: the larger of K + |V| at the start and at the end
+      const { start: a, end: b } = r.energy, drift = b.total - a.total;
+      const scale = Math.max(a.kinetic + Math.abs(a.potential), b.kinetic + Math.abs(b.potential));
+      const rel = scale > 0 ? ` (${((100 * drift) / scale).toPrecision(3)} % of the larger K + |V|)` : '';
       const d = table.insertRow();
       d.append(el('th', {}, 'energy drift'), el('td', {}, `${drift.toPrecision(4)} J${rel}`));
     }
