@@ -13,6 +13,8 @@
  *                (bench/spherepile.ts)
  *   boxpile      the pile of 1000 boxes against Rapier, MuJoCo and Jolt, Vinculum's heap over it, and
  *                the scaling to 4000 and 16 000 boxes (bench/boxpile.ts)
+ *   viewer       the web viewer in headless Chromium on chain100 and the contact scenes: frame
+ *                intervals, drawing time, the worker's ms/step and simulated/wall time (bench/viewer.ts)
  *   heap         heap growth over 10,000 steady steps (run with --expose-gc), and the transient
  *                allocation per step of every integrator (heap use after 1000 steps, no GC between)
  *
@@ -22,6 +24,7 @@
  */
 import { contactBenchmarks } from './spherepile.js';
 import { boxpileBenchmarks } from './boxpile.js';
+import { viewerBenchmarks } from './viewer.js';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -229,12 +232,14 @@ async function main(): Promise<void> {
     chain: { joint: 'gimbal', coordinates: ['theta', 'phi', 'psi'], solver: 'pivoting' }, log });
   // collision: the pile of 1000 boxes against Rapier, MuJoCo and Jolt, its heap, and its scaling to 16 000 boxes
   const boxpile = boxpileBenchmarks({ quick, log });
+  // the viewer in headless Chromium: frame time and simulation time on chain100 and the contact scenes
+  const viewer = await viewerBenchmarks({ quick, log });
   // write results atomically
   const here = dirname(fileURLToPath(import.meta.url));
   const dir = join(here, '..', '..', 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `core-${new Date().toISOString().slice(0, 10)}${quick ? '-quick' : ''}.json`);
-  const body = JSON.stringify({ date: new Date().toISOString(), node: process.version, cloth, clothExponent: exponent, ldlt: { n: nL, runs: ldlt }, heap: hp, allocation: alloc, chain100: chains, chain100Peers: peers, chain100Stabilized: stabilized, chainScaling: scaling, chainExponent, chainHeap, contact, boxpile }, null, 2) + '\n';
+  const body = JSON.stringify({ date: new Date().toISOString(), node: process.version, cloth, clothExponent: exponent, ldlt: { n: nL, runs: ldlt }, heap: hp, allocation: alloc, chain100: chains, chain100Peers: peers, chain100Stabilized: stabilized, chainScaling: scaling, chainExponent, chainHeap, contact, boxpile, viewer }, null, 2) + '\n';
   await writeTextFileAtomic(file, body);
   log(`results: ${file}`);
 }
