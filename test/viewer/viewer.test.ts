@@ -226,6 +226,23 @@ describe('the viewer page', () => {
     expect(errors).toEqual([]);
   });
 
+  it("lists the simulation's warnings as `vinculum run` prints them, and Reset clears them", async () => {
+    const { page, errors } = await open('four-bar.json', example('four-bar.json'));
+    await page.click('#step');
+    await page.waitForFunction(() => window.__vinculum.warnings.length > 0);
+    const shown = await page.evaluate(() => window.__vinculum.warnings);
+    expect(await page.isVisible('#warnings')).toBe(true);
+    // the command line, one step of the same model: its stderr holds the same lines
+    const cli = fake({ 'four-bar.json': example('four-bar.json') });
+    expect(await runCli(['run', 'four-bar.json', '--duration', '0.005', '-q'], cli.io)).toBe(0);
+    expect(shown).toEqual(cli.err().trimEnd().split('\n'));
+    expect(shown[0]).toMatch(/^warning: step 1: redundant constraints/);
+    await page.click('#reset');
+    await page.waitForFunction(() => window.__vinculum.warnings.length === 0 && window.__vinculum.stepCount === 0);
+    expect(await page.isVisible('#warnings')).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
   it('plots a chosen column over time', async () => {
     const { page, errors } = await open('four-bar.json', example('four-bar.json'));
     const columns = await page.$$eval('#column option', (o) => o.map((x) => (x as HTMLOptionElement).value));

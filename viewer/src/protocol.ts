@@ -39,4 +39,6 @@ export type FromWorker =
   | { type: 'frame'; frame: SceneFrame; playing: boolean; stepCount: number; values: number[];
       steps: number; stepMs: number }
   /** a model or a step failed: the one-line message, as the command line prints it */
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  /** a warning of the simulation, the line `vinculum run` prints on stderr */
+  | { type: 'warning'; message: string };

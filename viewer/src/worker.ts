@@ -55,10 +55,17 @@ const fail = (e: unknown) => {
   post({ type: 'error', message: `error: ${oneLine(text)}` });
 };
 
+/** posts the warnings the simulation raised when it was made */
+function announce(r: Run): void {
+  for (const w of r.sim.warningLog) post({ type: 'warning', message: `warning: ${oneLine(w.message)}` });
+}
+
 /** a fresh simulation of the model with these settings */
 function start(model: Model, source: string, integrator: string, step: number): Run {
   const options = isIntegratorName(integrator) ? { integrator, step } : { step };
   const sim = new Simulation(model, options);
+  // the warnings raised while stepping go to the page as they come (those of the set-up: announce)
+  sim.on('warning', (w) => post({ type: 'warning', message: `warning: ${oneLine(w.message)}` }));
   return { model, source, sim, sampler: new SceneSampler(sim), columns: outputColumns(sim, OUTPUT_GROUPS),
     integrator: sim.integrator, step: sim.h };
 }
@@ -72,6 +79,7 @@ function load(text: string, source: string): void {
   post({ type: 'scene', scene: describeScene(model), columns: [...run.columns.columns],
     integrator: run.integrator, step: run.step, source,
     description: typeof description === 'string' ? description : '' });
+  announce(run);
   plotted = [];
   frame(0, 0);
 }
@@ -136,9 +144,17 @@ function handle(m: ToWorker): void {
     case 'play': playing = true; due = 0; break;
     case 'pause': playing = false; break;
     case 'step': playing = false; advance(run, 1, Infinity); break;
-    case 'reset': playing = false; run = start(run.model, run.source, run.integrator, run.step); break;
+    case 'reset':
+      playing = false;
+      run = start(run.model, run.source, run.integrator, run.step);
+      announce(run);
+      break;
     case 'speed': speed = m.speed; break;
-    case 'settings': playing = false; run = start(run.model, run.source, m.integrator, m.step); break;
+    case 'settings':
+      playing = false;
+      run = start(run.model, run.source, m.integrator, m.step);
+      announce(run);
+      break;
     case 'plot': plotted = m.columns.map((c) => run!.columns.columns.indexOf(c)).filter((i) => i >= 0); break;
     case 'drag': drag = { component: m.component, local: m.local, target: m.target }; break;
     case 'release': {

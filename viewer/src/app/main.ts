@@ -26,6 +26,8 @@ export interface ViewerProbe {
   stepCount: number;
   playing: boolean;
   error: string;
+  /** the warnings of the current run, as `vinculum run` prints them */
+  warnings: string[];
   /** frames drawn, each animation frame's interval (ms) since the last, and each drawing's time (ms) */
   drawn: number;
   frameMs: number[];
@@ -35,7 +37,7 @@ export interface ViewerProbe {
 }
 declare global { interface Window { __vinculum: ViewerProbe } }
 const probe: ViewerProbe = {
-  scene: null, view: null, frame: null, stepCount: 0, playing: false, error: '', drawn: 0,
+  scene: null, view: null, frame: null, stepCount: 0, playing: false, error: '', warnings: [], drawn: 0,
   frameMs: [], renderMs: [], ticks: [],
 };
 /** the probe's lists keep their last PROBE_KEEP entries, so a long session does not grow them */
@@ -59,10 +61,21 @@ function showError(message: string): void {
   banner.hidden = message === '';
 }
 
+/** the warnings list under the plots: cleared with [], else one more line */
+function showWarning(message: string | null): void {
+  const box = $('warnings'), list = box.querySelector('ul')!;
+  if (message === null) { probe.warnings = []; list.replaceChildren(); box.hidden = true; return; }
+  probe.warnings.push(message);
+  if (probe.warnings.length <= 200) list.append(Object.assign(document.createElement('li'), { textContent: message }));
+  box.querySelector('summary')!.textContent = `${probe.warnings.length} warning${probe.warnings.length > 1 ? 's' : ''}`;
+  box.hidden = false;
+}
+
 /** a new scene: a new view, the column list, the settings shown */
 function onScene(m: Extract<FromWorker, { type: 'scene' }>): void {
   view?.dispose();
   plots.clear();
+  showWarning(null);
   probe.scene = m.scene;
   view = createSceneView($('view'), m.scene, options());
   probe.view = view;
@@ -81,6 +94,7 @@ worker.onmessage = (e: MessageEvent<FromWorker>) => {
   const m = e.data;
   if (m.type === 'scene') onScene(m);
   else if (m.type === 'error') showError(m.message);
+  else if (m.type === 'warning') showWarning(m.message);
   else {
     probe.frame = m.frame; probe.stepCount = m.stepCount; probe.playing = m.playing;
     if (m.steps > 0) keep(probe.ticks, { steps: m.steps, stepMs: m.stepMs });
@@ -138,6 +152,7 @@ function wire(): void {
   // a reset or new settings start a fresh run: a failed step's message no longer applies
   $('reset').onclick = () => {
     showError('');
+    showWarning(null);
     plots.clear();
     send({ type: 'plot', columns: [] });
     send({ type: 'reset' });
@@ -148,6 +163,7 @@ function wire(): void {
   integrator.replaceChildren(...INTEGRATORS.map((n) => new Option(n, n)));
   const settings = () => {
     showError('');
+    showWarning(null);
     send({ type: 'settings', integrator: integrator.value, step: Number(h.value) });
   };
   integrator.onchange = settings;
