@@ -29,7 +29,10 @@ export interface ViewOptions {
   joints?: boolean;
   /** contact points with their normal and friction force arrows */
   contacts?: boolean;
-  /** the force arrows' length per newton, m/N (default: the total weight draws 20% of the scene's size) */
+  /**
+   * the force arrows' length per newton, m/N (default: the mean weight of a moving component draws
+   * 30% of the scene's radius, so a pile's many contacts still show)
+   */
   forceScale?: number;
 }
 
@@ -95,10 +98,10 @@ function buildObjects(desc: SceneDescription, root: Group, b: SceneBounds, marke
   return groups;
 }
 
-/** the largest force expected: the total weight of the dynamic components, N */
+/** the mean weight of the dynamic components, N (0 without gravity or moving components) */
 function weight(desc: SceneDescription): number {
-  const g = Math.hypot(...desc.gravity);
-  return desc.components.reduce((w, c) => w + (c.dynamic ? c.mass * g : 0), 0);
+  const g = Math.hypot(...desc.gravity), moving = desc.components.filter((c) => c.dynamic);
+  return moving.length === 0 ? 0 : (g * moving.reduce((m, c) => m + c.mass, 0)) / moving.length;
 }
 
 /** builds the view of `desc` in `container` (a canvas is appended to it) */
@@ -134,7 +137,7 @@ class View implements SceneView {
     sun.position.copy(this.bounds.up).multiplyScalar(2).add(new Vector3(0.5, 0.3, 0)).normalize();
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     const w = weight(desc);
-    this.options = { frames: false, joints: true, contacts: true, forceScale: w > 0 ? (0.4 * this.bounds.radius) / w : 0.01 };
+    this.options = { frames: false, joints: true, contacts: true, forceScale: w > 0 ? (0.3 * this.bounds.radius) / w : 0.01 };
     this.setOptions(o);
     this.resize();
     this.controls.target.copy(frameCamera(this.camera, this.bounds));
