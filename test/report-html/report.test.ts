@@ -90,6 +90,10 @@ describe('the report file', () => {
     const html = r.html!;
     expect(html).not.toMatch(/(src|href)\s*=\s*["']?(https?:)?\/\//i);
     expect(html).not.toMatch(/<link|<script[^>]*src=/i);
+    // no dynamic import or fetch, and no URL but XML namespace names (which are never fetched)
+    expect(html).not.toMatch(/\bimport\(|\bfetch\(|XMLHttpRequest|WebSocket/);
+    const urls = html.match(/\b(https?|wss?):\/\/[^\s"'`)]*/gi) ?? [];
+    expect(urls.filter((u) => !/^http:\/\/www\.w3\.org\//.test(u))).toEqual([]);
     const { page, requests, errors } = await openReport(html);
     const rows = await page.$$eval('#summary tr', (trs) => trs.map((tr) => tr.textContent));
     expect(rows).toContain('steps200');
