@@ -46,14 +46,16 @@ export async function reportAssets(io: CliIo): Promise<ReportAssets> {
   const dir = reportFolder(io);
   if (!dir) throw new CliError(2, 'the report page is not built (dist/report is missing): run npm run build');
   try {
-    return { script: await io.readFile(join(dir, 'report.js')), style: await io.readFile(join(dir, 'report.css')) };
+    const script = await io.readFile(join(dir, 'report.js'));
+    return { script, style: await io.readFile(join(dir, 'report.css')) };
   } catch (e) {
     throw new CliError(2, `cannot read the report page in ${dir}: ${messageOf(e)}`);
   }
 }
 
 /** text for inside an HTML element: & < > escaped */
-export const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export const escapeHtml = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** JSON for a script block: every `<` escaped, so nothing in it closes the block or opens a comment */
 export const scriptJson = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c');

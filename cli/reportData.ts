@@ -81,9 +81,12 @@ interface PlotSpec {
 }
 
 /** the plot of chosen columns of one output group */
-function plotOf(title: string, unit: string, columns: OutputColumns, keep: (name: string, i: number) => boolean): PlotSpec {
+function plotOf(
+  title: string, unit: string, columns: OutputColumns, keep: (name: string, i: number) => boolean,
+): PlotSpec {
   const idx = columns.columns.flatMap((c, i) => (keep(c, i) ? [i] : []));
-  return { title, unit, columns, names: idx.map((i) => columns.columns[i]!), read: (row) => idx.map((i) => row[i]!) };
+  const names = idx.map((i) => columns.columns[i]!);
+  return { title, unit, columns, names, read: (row) => idx.map((i) => row[i]!) };
 }
 
 /** the plots of a run: energies, joint coordinates, constraint forces, spring tensions, contacts */
@@ -101,7 +104,8 @@ function plotSpecs(sim: Simulation): PlotSpec[] {
     const n = forces.columns.length / 6;
     specs.push({ title: 'Constraint forces |F|', unit: 'N', columns: forces,
       names: Array.from({ length: n }, (_, k) => forces.columns[6 * k]!.slice(0, -3)),
-      read: (row) => Array.from({ length: n }, (_, k) => Math.hypot(row[6 * k]!, row[6 * k + 1]!, row[6 * k + 2]!)) });
+      read: (row) => Array.from({ length: n }, (_, k) => Math.hypot(row[6 * k]!, row[6 * k + 1]!, row[6 * k + 2]!)),
+    });
   }
   const springs = group('springs');
   if (springs.columns.some((c) => c.endsWith('.tension'))) {

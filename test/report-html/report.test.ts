@@ -52,7 +52,7 @@ async function openReport(html: string): Promise<{ page: Page; requests: string[
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(pathToFileURL(file).href);
-  await page.waitForFunction(() => (window as unknown as { __report?: { drawn: number } }).__report?.drawn ?? 0 > 0);
+  await page.waitForFunction(() => ((window as unknown as { __report?: { drawn: number } }).__report?.drawn ?? 0) > 0);
   return { page, requests, errors };
 }
 
@@ -117,6 +117,22 @@ describe('the report file', () => {
     let changed = 0;
     first.red.forEach((v, i) => { if (Math.abs(v - last.red[i]!) > 30) changed++; });
     expect(changed).toBeGreaterThan(50);
+    // play at 0.25× from the first frame walks the frames; pause holds the frame shown
+    await page.evaluate(() => {
+      const s = document.querySelector('#replay input[type=range]') as HTMLInputElement;
+      s.value = '0';
+      s.dispatchEvent(new Event('input'));
+      const speed = document.querySelector('#replay select') as HTMLSelectElement;
+      speed.value = '0.25';
+      speed.dispatchEvent(new Event('change'));
+    });
+    await page.click('#replay button');
+    await page.waitForFunction(() => (window as unknown as { __report: { frame: number } }).__report.frame > 5);
+    await page.click('#replay button');
+    const held = await page.evaluate(() => (window as unknown as { __report: { frame: number } }).__report.frame);
+    await page.waitForTimeout(200);
+    expect(await page.evaluate(() => (window as unknown as { __report: { frame: number } }).__report.frame)).toBe(held);
+    expect(await page.textContent('#replay button')).toBe('▶ Play');
     // the plots: a uPlot canvas each, with drawn (non-white) pixels
     const plots = await page.evaluate(() => Array.from(document.querySelectorAll('#plots canvas')).map((c) => {
       const cv = c as HTMLCanvasElement, d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height).data;

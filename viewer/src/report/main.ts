@@ -86,24 +86,33 @@ function summarySection(r: Report): HTMLElement {
   return section;
 }
 
-/** the replay: the scene view, a play button and a time slider over the recorded frames */
-function replaySection(r: Report, parent: HTMLElement): void {
-  const section = el('section', { id: 'replay' }), stage = el('div', { class: 'stage' });
-  const bar = el('div', { class: 'bar' }), play = el('button', {}, '▶ Play');
-  const slider = el('input', { type: 'range', min: '0', max: String(Math.max(0, r.frames.t.length - 1)), value: '0' });
-  const time = el('span', { class: 'time' });
-  bar.append(play, slider, time);
-  section.append(el('h2', {}, 'Replay'), stage, bar);
-  parent.append(section);
+/** the recorded frame i, decoded from the report's base64 blocks */
+function frameReader(r: Report): (i: number) => SceneFrame {
   const q = floats(r.frames.q), tensions = floats(r.frames.tensions), contacts = floats(r.frames.contacts);
   const nq = r.scene.q0.length, nl = r.scene.lines.length, starts = [0];
   for (const c of r.frames.contactCounts) starts.push(starts[starts.length - 1]! + 10 * c);
-  const frameAt = (i: number): SceneFrame => ({
+  return (i) => ({
     t: r.frames.t[i]!, q: Float64Array.from(q.subarray(i * nq, (i + 1) * nq)),
     tensions: Float64Array.from(tensions.subarray(i * nl, (i + 1) * nl)),
     contacts: Float64Array.from(contacts.subarray(starts[i]!, starts[i + 1]!)),
   });
-  const view = createSceneView(stage, r.scene);
+}
+
+/** the replay: the scene view, play/pause, a speed and a time slider over the recorded frames */
+function replaySection(r: Report, parent: HTMLElement): void {
+  const section = el('section', { id: 'replay' }), stage = el('div', { class: 'stage' });
+  const bar = el('div', { class: 'bar' }), play = el('button', {}, '▶ Play');
+  const last = String(Math.max(0, r.frames.t.length - 1));
+  const slider = el('input', { type: 'range', min: '0', max: last, value: '0' });
+  const speed = el('select', { title: 'replay speed' });
+  for (const v of [0.1, 0.25, 1, 4, 16, 64]) {
+    speed.append(el('option', v === 1 ? { value: '1', selected: '' } : { value: String(v) }, `${v}×`));
+  }
+  const time = el('span', { class: 'time' });
+  bar.append(play, speed, slider, time);
+  section.append(el('h2', {}, 'Replay'), stage, bar);
+  parent.append(section);
+  const frameAt = frameReader(r), view = createSceneView(stage, r.scene);
   const state = { frame: 0, frames: r.frames.t.length, drawn: 0 };
   window.__report = state;
   const show = (i: number) => {
@@ -114,12 +123,12 @@ function replaySection(r: Report, parent: HTMLElement): void {
     view.render();
     state.drawn++;
   };
-  slider.addEventListener('input', () => show(Number(slider.value)));
-  // playing walks the frames at their recorded times (real time), looping
+  // playing walks the frames at their recorded times times the speed, and stops at the last
   let playing = false, t0 = 0, from = 0;
+  const restart = () => { from = state.frame; t0 = performance.now(); };
   const tick = (now: number) => {
     if (!playing) return;
-    const t = r.frames.t[from]! + (now - t0) / 1000;
+    const t = r.frames.t[from]! + (Number(speed.value) * (now - t0)) / 1000;
     let i = from;
     while (i + 1 < state.frames && r.frames.t[i + 1]! <= t) i++;
     if (i !== state.frame) show(i);
@@ -130,10 +139,12 @@ function replaySection(r: Report, parent: HTMLElement): void {
     playing = !playing;
     play.textContent = playing ? '❚❚ Pause' : '▶ Play';
     if (!playing) return;
-    from = state.frame + 1 >= state.frames ? 0 : state.frame;
-    t0 = performance.now();
+    if (state.frame + 1 >= state.frames) show(0);
+    restart();
     requestAnimationFrame(tick);
   });
+  speed.addEventListener('change', restart);
+  slider.addEventListener('input', () => { show(Number(slider.value)); restart(); });
   // the orbit controls redraw the frame shown
   view.controls.addEventListener('change', () => view.render());
   window.addEventListener('resize', () => { view.resize(); view.render(); });
@@ -154,7 +165,8 @@ function plotsSection(r: Report, parent: HTMLElement): void {
       title: `${p.title} (${p.unit}${some})`, width, height: 220,
       scales: { x: { time: false } },
       axes: [{ label: 't (s)' }, {}],
-      series: [{ label: 't (s)' }, ...p.series.map((s, i) => ({ label: s.name, stroke: PALETTE[i % PALETTE.length], width: 1.25 }))],
+      series: [{ label: 't (s)' },
+        ...p.series.map((s, i) => ({ label: s.name, stroke: PALETTE[i % PALETTE.length], width: 1.25 }))],
     };
     new uPlot(opts, [times, ...p.series.map((s) => floats(s.values))], box);
   }
