@@ -3,16 +3,18 @@
  * tension (normalised by the largest |tension| seen so far, so a colour reads "how taut, relative
  * to the run"), joints as a dot at frame C with a line along each free axis, body frames as axes
  * triads, contacts as a dot with the normal force and the friction force as arrows of
- * `forceScale` m per N, and the drag spring. Arrows come from a pool that only grows, so a frame
- * allocates nothing once the largest contact count has been seen.
+ * `forceScale` m per N, and the drag spring. Each kind is one batch (one line-segment geometry,
+ * or instanced meshes: ./arrows.ts), so a cloth's thousand springs or a pile's hundreds of
+ * contacts cost a few draw calls; a steady frame allocates nothing.
  */
 import {
-  ArrowHelper, AxesHelper, BufferGeometry, Color, Float32BufferAttribute, Group, Line, LineBasicMaterial,
-  Mesh, MeshBasicMaterial, Quaternion, SphereGeometry, Vector3, type Object3D,
+  AxesHelper, BufferGeometry, Color, Float32BufferAttribute, Group, Line, LineBasicMaterial, LineSegments,
+  Quaternion, Vector3, type Object3D,
 } from 'three';
 import type { SceneDescription, SceneFrame, ScenePoint } from '../../../src/index.js';
 import { CONTACT_STRIDE } from '../../../src/api/scene.js';
 import { FRICTION_FORCE, JOINT, NORMAL_FORCE, color3, tensionColor } from './colors.js';
+import { ArrowBatch, DotBatch } from './arrows.js';
 
 /** where each component is: its group (pose set from q); −1, the world, is the identity */
 export type ComponentObjects = readonly Group[];
@@ -23,133 +25,125 @@ export function pointWorld(objects: ComponentObjects, p: ScenePoint, out: Vector
   return p.component < 0 ? out : out.applyMatrix4(objects[p.component]!.matrixWorld);
 }
 
-/** springs and distance constraints */
+/** line segments of `n` segments, written per frame; `colored`: a colour per vertex */
+function segments(n: number, material: LineBasicMaterial, colored: boolean): LineSegments {
+  const g = new BufferGeometry();
+  g.setAttribute('position', new Float32BufferAttribute(new Float32Array(6 * n), 3));
+  if (colored) g.setAttribute('color', new Float32BufferAttribute(new Float32Array(6 * n), 3));
+  const s = new LineSegments(g, material);
+  s.frustumCulled = false;
+  return s;
+}
+
+/** springs and distance constraints: every segment of every line in one geometry */
 class Lines {
   readonly group = new Group();
-  private readonly lines: Line[];
+  private readonly segs: LineSegments;
   private maxTension = 0;
-  private readonly p = new Vector3();
+  private readonly a = new Vector3();
+  private readonly b = new Vector3();
   private readonly c = new Color();
 
   constructor(private readonly scene: SceneDescription) {
-    this.lines = scene.lines.map((l) => {
-      const geometry = new BufferGeometry();
-      geometry.setAttribute('position', new Float32BufferAttribute(new Float32Array(3 * l.points.length), 3));
-      const line = new Line(geometry, new LineBasicMaterial({ color: 0x3060ff }));
-      line.frustumCulled = false;
-      this.group.add(line);
-      return line;
-    });
+    const n = scene.lines.reduce((k, l) => k + Math.max(0, l.points.length - 1), 0);
+    this.segs = segments(n, new LineBasicMaterial({ vertexColors: true }), true);
+    this.group.add(this.segs);
   }
 
   update(objects: ComponentObjects, frame: SceneFrame): void {
-    for (let i = 0; i < this.lines.length; i++) this.maxTension = Math.max(this.maxTension, Math.abs(frame.tensions[i] ?? 0));
+    for (let i = 0; i < this.scene.lines.length; i++) {
+      this.maxTension = Math.max(this.maxTension, Math.abs(frame.tensions[i] ?? 0));
+    }
+    const at = this.segs.geometry.getAttribute('position') as Float32BufferAttribute;
+    const col = this.segs.geometry.getAttribute('color') as Float32BufferAttribute;
+    let v = 0;
     this.scene.lines.forEach((l, i) => {
-      const line = this.lines[i]!, at = line.geometry.getAttribute('position') as Float32BufferAttribute;
-      l.points.forEach((p, k) => { pointWorld(objects, p, this.p); at.setXYZ(k, this.p.x, this.p.y, this.p.z); });
-      at.needsUpdate = true;
       const r = this.maxTension > 0 ? (frame.tensions[i] ?? 0) / this.maxTension : 0;
-      (line.material as LineBasicMaterial).color.copy(tensionColor(this.c, r));
+      tensionColor(this.c, r);
+      for (let k = 0; k + 1 < l.points.length; k++) {
+        pointWorld(objects, l.points[k]!, this.a);
+        pointWorld(objects, l.points[k + 1]!, this.b);
+        at.setXYZ(v, this.a.x, this.a.y, this.a.z); col.setXYZ(v++, this.c.r, this.c.g, this.c.b);
+        at.setXYZ(v, this.b.x, this.b.y, this.b.z); col.setXYZ(v++, this.c.r, this.c.g, this.c.b);
+      }
     });
+    at.needsUpdate = true;
+    col.needsUpdate = true;
   }
 }
 
 /** joints: a dot at frame C and a line along each free axis of C */
 class Joints {
   readonly group = new Group();
-  private readonly marks: { dot: Mesh; axes: Line[] }[];
+  private readonly dots: DotBatch;
+  private readonly axes: LineSegments;
   private readonly p = new Vector3();
   private readonly q = new Quaternion();
   private readonly local = new Quaternion();
   private readonly d = new Vector3();
 
   constructor(private readonly scene: SceneDescription, private readonly size: number) {
-    const material = new MeshBasicMaterial({ color: color3(JOINT) }), lineMaterial = new LineBasicMaterial({ color: color3(JOINT) });
-    const dot = new SphereGeometry(size * 0.6, 12, 6);
-    this.marks = scene.joints.map((j) => {
-      const mark = { dot: new Mesh(dot, material), axes: [...j.freeRotation, ...j.freeTranslation].map(() => {
-        const g = new BufferGeometry().setAttribute('position', new Float32BufferAttribute(new Float32Array(6), 3));
-        const line = new Line(g, lineMaterial);
-        line.frustumCulled = false;
-        return line;
-      }) };
-      this.group.add(mark.dot, ...mark.axes);
-      return mark;
-    });
+    this.dots = new DotBatch(this.group, color3(JOINT), size * 0.6);
+    const n = scene.joints.reduce((k, j) => k + j.freeRotation.length + j.freeTranslation.length, 0);
+    this.axes = segments(n, new LineBasicMaterial({ color: color3(JOINT) }), false);
+    this.group.add(this.axes);
   }
 
   update(objects: ComponentObjects): void {
-    this.scene.joints.forEach((j, i) => {
-      const mark = this.marks[i]!;
+    const at = this.axes.geometry.getAttribute('position') as Float32BufferAttribute;
+    let v = 0;
+    this.dots.begin(this.scene.joints.length);
+    for (const j of this.scene.joints) {
       pointWorld(objects, { component: j.a.component, local: j.a.position }, this.p);
-      mark.dot.position.copy(this.p);
+      this.dots.add(this.p);
       // C's orientation in world: the component's, then C's in it
       const [w, x, y, z] = j.a.orientation;
       this.local.set(x, y, z, w);
       this.q.identity();
       if (j.a.component >= 0) objects[j.a.component]!.getWorldQuaternion(this.q);
       this.q.multiply(this.local);
-      [...j.freeRotation, ...j.freeTranslation].forEach((axis, k) => {
-        this.d.set(axis === 0 ? 1 : 0, axis === 1 ? 1 : 0, axis === 2 ? 1 : 0).applyQuaternion(this.q).multiplyScalar(4 * this.size);
-        const at = mark.axes[k]!.geometry.getAttribute('position') as Float32BufferAttribute;
-        at.setXYZ(0, this.p.x - this.d.x, this.p.y - this.d.y, this.p.z - this.d.z);
-        at.setXYZ(1, this.p.x + this.d.x, this.p.y + this.d.y, this.p.z + this.d.z);
-        at.needsUpdate = true;
-      });
-    });
+      for (const axis of [...j.freeRotation, ...j.freeTranslation]) {
+        this.d.set(axis === 0 ? 1 : 0, axis === 1 ? 1 : 0, axis === 2 ? 1 : 0).applyQuaternion(this.q)
+          .multiplyScalar(4 * this.size);
+        at.setXYZ(v++, this.p.x - this.d.x, this.p.y - this.d.y, this.p.z - this.d.z);
+        at.setXYZ(v++, this.p.x + this.d.x, this.p.y + this.d.y, this.p.z + this.d.z);
+      }
+    }
+    this.dots.end();
+    at.needsUpdate = true;
   }
 }
 
-/** contact dots and force arrows, pooled */
+/** contact dots and force arrows */
 class Contacts {
   readonly group = new Group();
-  private readonly normals: ArrowHelper[] = [];
-  private readonly frictions: ArrowHelper[] = [];
-  private readonly dots: Mesh[] = [];
-  private readonly dotGeometry: SphereGeometry;
-  private readonly dotMaterial = new MeshBasicMaterial({ color: color3(NORMAL_FORCE) });
+  private readonly dots: DotBatch;
+  private readonly normals: ArrowBatch;
+  private readonly frictions: ArrowBatch;
   private readonly p = new Vector3();
   private readonly d = new Vector3();
 
   constructor(private readonly size: number) {
-    this.dotGeometry = new SphereGeometry(size * 0.15, 8, 4);
-  }
-
-  private grow(n: number): void {
-    while (this.dots.length < n) {
-      const dot = new Mesh(this.dotGeometry, this.dotMaterial);
-      const normal = new ArrowHelper(new Vector3(0, 0, 1), new Vector3(), 1, color3(NORMAL_FORCE).getHex());
-      const friction = new ArrowHelper(new Vector3(1, 0, 0), new Vector3(), 1, color3(FRICTION_FORCE).getHex());
-      this.dots.push(dot); this.normals.push(normal); this.frictions.push(friction);
-      this.group.add(dot, normal, friction);
-    }
-  }
-
-  /** one arrow from p along d·scale (hidden when shorter than a tenth of the marker size) */
-  private arrow(a: ArrowHelper, length: number): void {
-    a.visible = length > this.size * 0.1;
-    if (!a.visible) return;
-    a.position.copy(this.p);
-    a.setDirection(this.d.normalize());
-    const head = Math.min(0.3 * length, this.size * 0.6);
-    a.setLength(length, head, head * 0.5);
+    this.dots = new DotBatch(this.group, color3(NORMAL_FORCE), size * 0.15);
+    this.normals = new ArrowBatch(this.group, color3(NORMAL_FORCE), size * 0.05);
+    this.frictions = new ArrowBatch(this.group, color3(FRICTION_FORCE), size * 0.05);
   }
 
   update(frame: SceneFrame, forceScale: number): void {
-    const c = frame.contacts, n = c.length / CONTACT_STRIDE;
-    this.grow(n);
-    for (let k = 0; k < this.dots.length; k++) {
-      const on = k < n;
-      this.dots[k]!.visible = on; this.normals[k]!.visible = on; this.frictions[k]!.visible = on;
-      if (!on) continue;
+    const c = frame.contacts, n = c.length / CONTACT_STRIDE, shortest = this.size * 0.1;
+    this.dots.begin(n); this.normals.begin(n); this.frictions.begin(n);
+    for (let k = 0; k < n; k++) {
       const o = CONTACT_STRIDE * k;
       this.p.set(c[o]!, c[o + 1]!, c[o + 2]!);
-      this.dots[k]!.position.copy(this.p);
-      this.d.set(c[o + 3]!, c[o + 4]!, c[o + 5]!);
-      this.arrow(this.normals[k]!, c[o + 6]! * forceScale);
+      this.dots.add(this.p);
+      // an arrow shorter than a tenth of the marker size is left out
+      const fn = c[o + 6]! * forceScale;
+      if (fn > shortest) this.normals.add(this.p, this.d.set(c[o + 3]!, c[o + 4]!, c[o + 5]!), fn);
       this.d.set(c[o + 7]!, c[o + 8]!, c[o + 9]!);
-      this.arrow(this.frictions[k]!, this.d.length() * forceScale);
+      const ft = this.d.length() * forceScale;
+      if (ft > shortest) this.frictions.add(this.p, this.d.normalize(), ft);
     }
+    this.dots.end(); this.normals.end(); this.frictions.end();
   }
 }
 
@@ -166,9 +160,7 @@ export class Overlays {
     this.joints = new Joints(scene, size);
     this.contacts = new Contacts(size);
     scene.components.forEach((c, i) => {
-      if (c.kind !== 'body') return;
-      const axes = new AxesHelper(size * 2);
-      objects[i]!.add(axes);
+      if (c.kind === 'body') objects[i]!.add(new AxesHelper(size * 2));
     });
     const dragGeometry = new BufferGeometry().setAttribute('position', new Float32BufferAttribute(new Float32Array(6), 3));
     this.drag = new Line(dragGeometry, new LineBasicMaterial({ color: 0xff6600 }));
