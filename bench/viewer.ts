@@ -148,14 +148,17 @@ async function pageShots(browser: Browser, dir: string): Promise<void> {
   await page.waitForTimeout(300);
   await page.screenshot({ path: join(dir, 'viewer.png') });
   await leave(page, served);
-  const report = join(root, 'dist', 'bench', 'gallery-report.html');
+  // paths relative to the project, as a user in a clone types them (the report shows them)
+  const report = join(root, 'contact.html');
   const { execFileSync } = await import('node:child_process');
-  execFileSync(process.execPath, [join(root, 'dist', 'cli', 'vinculum.js'), 'run', join(root, 'examples', 'contact.json'),
-    '--report', report, '-q']);
+  execFileSync(process.execPath, [join('dist', 'cli', 'vinculum.js'), 'run', join('examples', 'contact.json'),
+    '--report', 'contact.html', '-q'], { cwd: root });
   const r = await browser.newPage({ viewport: { width: 1000, height: 1300 }, deviceScaleFactor: 1 });
   await r.goto(pathToFileURL(report).href);
   await r.waitForTimeout(1500);
   await r.screenshot({ path: join(dir, 'report.png') });
+  const { rmSync } = await import('node:fs');
+  rmSync(report, { force: true });
 }
 
 async function main(): Promise<void> {

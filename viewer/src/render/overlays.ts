@@ -124,9 +124,9 @@ class Contacts {
   private readonly d = new Vector3();
 
   constructor(private readonly size: number) {
-    this.dots = new DotBatch(this.group, color3(NORMAL_FORCE), size * 0.15);
-    this.normals = new ArrowBatch(this.group, color3(NORMAL_FORCE), size * 0.05);
-    this.frictions = new ArrowBatch(this.group, color3(FRICTION_FORCE), size * 0.05);
+    this.dots = new DotBatch(this.group, color3(NORMAL_FORCE), size * 0.25);
+    this.normals = new ArrowBatch(this.group, color3(NORMAL_FORCE), size * 0.1);
+    this.frictions = new ArrowBatch(this.group, color3(FRICTION_FORCE), size * 0.1);
   }
 
   update(frame: SceneFrame, forceScale: number): void {
