@@ -51,17 +51,23 @@ interface Probe {
 /** the probe, in the page */
 type ProbeWindow = { __vinculum?: Probe };
 
-const quantile = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN; };
+const quantile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN;
+};
 
 /** opens `file` (an example) in the viewer: the page, once the scene is drawn */
-async function openExample(browser: Browser, file: string, width = 1280, height = 720): Promise<{ page: Page; served: ServedViewer }> {
+async function openExample(browser: Browser, file: string, width = 1280, height = 720,
+): Promise<{ page: Page; served: ServedViewer }> {
   const folder = viewerFolder();
   if (!folder) throw new Error('dist/viewer is missing: npm run build');
-  const served = await serveViewer(folder, { name: file, text: readFileSync(join(root, 'examples', file), 'utf8') }, 0);
+  const text = readFileSync(join(root, 'examples', file), 'utf8');
+  const served = await serveViewer(folder, { name: file, text }, 0);
   const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 });
   page.on('pageerror', (e) => { throw e; });
   await page.goto(served.url);
-  await page.waitForFunction(() => ((window as unknown as ProbeWindow).__vinculum?.drawn ?? 0) > 2, null, { timeout: 60_000 });
+  await page.waitForFunction(() => ((window as unknown as ProbeWindow).__vinculum?.drawn ?? 0) > 2, null,
+    { timeout: 60_000 });
   return { page, served };
 }
 
@@ -80,9 +86,17 @@ async function measure(browser: Browser, file: string, measureS: number): Promis
   const { page, served } = await openExample(browser, file);
   await page.click('#play');
   await page.waitForTimeout(WARMUP_S * 1000);
-  const before = await page.evaluate(() => { const v = (window as unknown as ProbeWindow).__vinculum!; v.frameMs.length = 0; v.renderMs.length = 0; v.ticks.length = 0; return { t: v.frame!.t, wall: performance.now() }; });
+  // the lists start empty at the measure's start (the page runs these functions: no closures)
+  const before = await page.evaluate(() => {
+    const v = (window as unknown as ProbeWindow).__vinculum!;
+    v.frameMs.length = 0; v.renderMs.length = 0; v.ticks.length = 0;
+    return { t: v.frame!.t, wall: performance.now() };
+  });
   await page.waitForTimeout(measureS * 1000);
-  const after = await page.evaluate(() => { const v = (window as unknown as ProbeWindow).__vinculum!; return { t: v.frame!.t, wall: performance.now(), frameMs: v.frameMs, renderMs: v.renderMs, ticks: v.ticks }; });
+  const after = await page.evaluate(() => {
+    const v = (window as unknown as ProbeWindow).__vinculum!;
+    return { t: v.frame!.t, wall: performance.now(), frameMs: v.frameMs, renderMs: v.renderMs, ticks: v.ticks };
+  });
   await leave(page, served);
   const perStep = after.ticks.map((k) => k.stepMs / k.steps);
   const frameMsMedian = median(after.frameMs);
@@ -99,7 +113,8 @@ export async function viewerBenchmarks(o: { quick: boolean; log: (s: string) => 
     const out: ViewerFrames[] = [];
     for (const file of ['chain100.json', 'box-pile.json', 'contact.json', 'shapes.json']) {
       const r = await measure(browser, file, o.quick ? 2 : MEASURE_S);
-      o.log(`viewer ${file}: ${r.fps.toFixed(1)} frames/s, frame ${r.frameMsMedian.toFixed(1)} ms median, p95 ${r.frameMsP95.toFixed(1)} ms, drawing ${r.renderMs.toFixed(1)} ms; `
+      o.log(`viewer ${file}: ${r.fps.toFixed(1)} frames/s, frame ${r.frameMsMedian.toFixed(1)} ms median, `
+        + `p95 ${r.frameMsP95.toFixed(1)} ms, drawing ${r.renderMs.toFixed(1)} ms; `
         + `worker ${r.stepMs.toFixed(2)} ms/step; simulated/wall time ${r.realTime.toFixed(2)}`);
       out.push(r);
     }
@@ -110,7 +125,9 @@ export async function viewerBenchmarks(o: { quick: boolean; log: (s: string) => 
 }
 
 /** when each example is pictured (s of simulated time) */
-const PICTURE_AT: Record<string, number> = { 'default-demo.json': 1.5, 'cloth.json': 1.5, 'box-pile.json': 1.5, 'shapes.json': 1.2, 'chain100.json': 0.6 };
+const PICTURE_AT: Record<string, number> = {
+  'default-demo.json': 1.5, 'cloth.json': 1.5, 'box-pile.json': 1.5, 'shapes.json': 1.2, 'chain100.json': 0.6,
+};
 
 /** the gallery's pictures: every example, the viewer page with a plot, and a report */
 async function gallery(log: (s: string) => void): Promise<void> {
@@ -122,7 +139,8 @@ async function gallery(log: (s: string) => void): Promise<void> {
       const { page, served } = await openExample(browser, file, 1200, 640);
       const at = PICTURE_AT[file] ?? 1;
       await page.click('#play');
-      await page.waitForFunction((t) => (window as unknown as ProbeWindow).__vinculum!.frame!.t >= t, at, { timeout: 120_000 });
+      await page.waitForFunction((t) => (window as unknown as ProbeWindow).__vinculum!.frame!.t >= t, at,
+        { timeout: 120_000 });
       await page.click('#play');
       await page.waitForTimeout(300);
       await page.locator('#view').screenshot({ path: join(dir, file.replace(/\.json$/, '.png')) });
@@ -143,7 +161,8 @@ async function pageShots(browser: Browser, dir: string): Promise<void> {
   await page.selectOption('#column', 'energy.total');
   await page.click('#add-plot');
   await page.click('#play');
-  await page.waitForFunction(() => (window as unknown as ProbeWindow).__vinculum!.frame!.t >= 2.5, null, { timeout: 60_000 });
+  await page.waitForFunction(() => (window as unknown as ProbeWindow).__vinculum!.frame!.t >= 2.5, null,
+    { timeout: 60_000 });
   await page.click('#play');
   await page.waitForTimeout(300);
   await page.screenshot({ path: join(dir, 'viewer.png') });

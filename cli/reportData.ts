@@ -104,7 +104,8 @@ function plotSpecs(sim: Simulation): PlotSpec[] {
     const n = forces.columns.length / 6;
     specs.push({ title: 'Constraint forces |F|', unit: 'N', columns: forces,
       names: Array.from({ length: n }, (_, k) => forces.columns[6 * k]!.slice(0, -3)),
-      read: (row) => Array.from({ length: n }, (_, k) => Math.hypot(row[6 * k]!, row[6 * k + 1]!, row[6 * k + 2]!)),
+      read: (row) => Array.from({ length: n },
+        (_, k) => Math.hypot(row[6 * k]!, row[6 * k + 1]!, row[6 * k + 2]!)),
     });
   }
   const springs = group('springs');

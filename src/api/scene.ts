@@ -137,7 +137,10 @@ export interface SceneFrame {
   q: Float64Array;
   /** each line's tension, N (positive pulls its ends together; a frame spring: the force's magnitude) */
   tensions: Float64Array;
-  /** the last step's contacts, CONTACT_STRIDE numbers each: point (m), unit normal from A to B, normal force (N), friction force (N, world) */
+  /**
+   * the last step's contacts, CONTACT_STRIDE numbers each: point (m), unit normal from A to B,
+   * normal force (N), friction force (N, world)
+   */
   contacts: Float64Array;
 }
 
@@ -154,7 +157,8 @@ function shapeMesh(s: ShapeEntry): SceneShape['mesh'] {
   const indices: number[] = [];
   for (let f = 0; f < g.faceCount; f++) {
     const start = g.faceStart[f]!, end = g.faceStart[f + 1]!;
-    for (let k = start + 1; k + 1 < end; k++) indices.push(g.faceVertices[start]!, g.faceVertices[k]!, g.faceVertices[k + 1]!);
+    const fv = g.faceVertices;
+    for (let k = start + 1; k + 1 < end; k++) indices.push(fv[start]!, fv[k]!, fv[k + 1]!);
   }
   return { positions, indices };
 }
@@ -186,7 +190,9 @@ function sceneLines(model: Model): SceneLine[] {
       lines.push({ name: f.name, kind: 'spring', points: f.points.map(scenePoint), restLength: f.restLength });
     } else if (f instanceof FrameSpring) {
       const [oA, oB] = f.origins;
-      const points = [{ component: f.bodyA?.index ?? -1, local: oA }, { component: f.bodyB?.index ?? -1, local: oB }];
+      const points = [
+        { component: f.bodyA?.index ?? -1, local: oA }, { component: f.bodyB?.index ?? -1, local: oB },
+      ];
       lines.push({ name: f.name, kind: 'frame-spring', points, restLength: 0 });
     }
   }
@@ -201,7 +207,9 @@ function sceneLines(model: Model): SceneLine[] {
 /** what a viewer draws of `model` that stays as it moves (plain data: JSON and structured clone carry it) */
 export function describeScene(model: Model): SceneDescription {
   return {
-    components: model.components.map((c) => ({ name: c.name, kind: c.kind, qOffset: c.qOffset, dynamic: c.dynamic, mass: c.mass })),
+    components: model.components.map((c) => ({
+      name: c.name, kind: c.kind, qOffset: c.qOffset, dynamic: c.dynamic, mass: c.mass,
+    })),
     shapes: model.shapes.map(sceneShape),
     joints: model.constraints.filter((c): c is Joint => c instanceof Joint).map(sceneJoint),
     lines: sceneLines(model),

@@ -66,8 +66,9 @@ function showWarning(message: string | null): void {
   const box = $('warnings'), list = box.querySelector('ul')!;
   if (message === null) { probe.warnings = []; list.replaceChildren(); box.hidden = true; return; }
   probe.warnings.push(message);
-  if (probe.warnings.length <= 200) list.append(Object.assign(document.createElement('li'), { textContent: message }));
-  box.querySelector('summary')!.textContent = `${probe.warnings.length} warning${probe.warnings.length > 1 ? 's' : ''}`;
+  const n = probe.warnings.length;
+  if (n <= 200) list.append(Object.assign(document.createElement('li'), { textContent: message }));
+  box.querySelector('summary')!.textContent = `${n} warning${n > 1 ? 's' : ''}`;
   box.hidden = false;
 }
 

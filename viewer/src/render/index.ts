@@ -152,12 +152,14 @@ class View implements SceneView {
     sun.position.copy(this.bounds.up).multiplyScalar(2).add(new Vector3(0.5, 0.3, 0)).normalize();
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     const w = weight(desc);
-    this.options = { frames: false, joints: true, contacts: true, forceScale: w > 0 ? (0.3 * this.bounds.radius) / w : 0.01 };
+    const forceScale = w > 0 ? (0.3 * this.bounds.radius) / w : 0.01;
+    this.options = { frames: false, joints: true, contacts: true, forceScale };
     this.setOptions(o);
     this.resize();
     this.controls.target.copy(frameCamera(this.camera, this.bounds));
     this.controls.update();
-    this.update({ t: 0, q: Float64Array.from(desc.q0), tensions: new Float64Array(desc.lines.length), contacts: new Float64Array(0) });
+    const lines = desc.lines.length;
+    this.update({ t: 0, q: Float64Array.from(desc.q0), tensions: new Float64Array(lines), contacts: new Float64Array(0) });
   }
 
   update(frame: SceneFrame): void {
@@ -232,7 +234,9 @@ class View implements SceneView {
   dispose(): void {
     this.controls.dispose();
     this.scene.traverse((obj) => {
-      if (obj instanceof Mesh) { obj.geometry.dispose(); (Array.isArray(obj.material) ? obj.material : [obj.material]).forEach((m) => m.dispose()); }
+      if (!(obj instanceof Mesh)) return;
+      obj.geometry.dispose();
+      (Array.isArray(obj.material) ? obj.material : [obj.material]).forEach((m) => m.dispose());
     });
     this.renderer.dispose();
     this.renderer.domElement.remove();

@@ -162,7 +162,8 @@ export class Overlays {
     scene.components.forEach((c, i) => {
       if (c.kind === 'body') objects[i]!.add(new AxesHelper(size * 2));
     });
-    const dragGeometry = new BufferGeometry().setAttribute('position', new Float32BufferAttribute(new Float32Array(6), 3));
+    const dragGeometry = new BufferGeometry()
+      .setAttribute('position', new Float32BufferAttribute(new Float32Array(6), 3));
     this.drag = new Line(dragGeometry, new LineBasicMaterial({ color: 0xff6600 }));
     this.drag.visible = false;
     this.drag.frustumCulled = false;
