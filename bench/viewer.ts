@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './chromium.js';
 import { serveViewer, viewerFolder, type ServedViewer } from '../cli/view.js';
-import { median } from './stats.js';
+import { median, quantile } from './stats.js';
 import { writeTextFileAtomic } from '../node/files.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -51,10 +51,6 @@ interface Probe {
 /** the probe, in the page */
 type ProbeWindow = { __vinculum?: Probe };
 
-const quantile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN;
-};
 
 /** opens `file` (an example) in the viewer: the page, once the scene is drawn */
 async function openExample(browser: Browser, file: string, width = 1280, height = 720,

@@ -3,6 +3,8 @@
  * with one-line errors. The demo and package.json are found next to the sources (cli/ under
  * vitest) or two levels up (dist/cli/ after the build, also inside node_modules/vinculum/).
  */
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseModelDocument, type LoadedModel } from '../src/io/loader.js';
 import type { CliIo } from './io.js';
@@ -19,6 +21,17 @@ export async function loadModelFile(io: CliIo, file: string): Promise<LoadedMode
   }
   // mesh files named in the model are read relative to it
   return parseModelDocument(text, file, meshFileReader(file));
+}
+
+/**
+ * the built folder `dist/<name>` beside this module (dist/cli → dist/<name> in a build or the
+ * package, cli/ → dist/<name> when run from the sources), if `marker` is in it; the sources'
+ * folders are never used (the viewer's is the page before Vite)
+ */
+export function builtFolder(name: string, marker: string): string | null {
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  const dir = join(here, basename(dirname(here)) === 'dist' ? `../${name}` : `../dist/${name}`);
+  return existsSync(join(dir, marker)) ? dir : null;
 }
 
 /** the text of the first of `rels` (relative to this module) that can be read, with its path */

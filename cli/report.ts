@@ -4,11 +4,10 @@
  * so it opens from file:// with no network. The data is a JSON block the page reads; `<` is
  * escaped in it, so no text of the model (a name holding `</script>`) can end the block.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CliIo } from './io.js';
 import { CliError, messageOf } from './common.js';
+import { builtFolder } from './load.js';
 import type { ReportRecording } from './reportData.js';
 import type { Energy } from '../src/simulation.js';
 
@@ -33,12 +32,7 @@ export interface ReportData extends ReportRecording {
 
 /** the built report page next to this module: dist/cli → dist/report, or cli/ (sources) → dist/report */
 function reportFolder(io: CliIo): string | null {
-  if (io.reportAssets) return io.reportAssets;
-  for (const rel of ['../report/', '../dist/report/']) {
-    const dir = fileURLToPath(new URL(rel, import.meta.url));
-    if (existsSync(join(dir, 'report.js'))) return dir;
-  }
-  return null;
+  return io.reportAssets ?? builtFolder('report', 'report.js');
 }
 
 /** reads the report page's script and style; missing ones are a usage error (exit 2) */

@@ -12,7 +12,7 @@
  */
 import { SceneSampler, CONTACT_STRIDE, describeScene, type SceneDescription } from '../src/index.js';
 import type { Simulation } from '../src/simulation.js';
-import { outputColumns, type OutputColumns, type OutputGroup } from '../src/api/outputs.js';
+import { outputColumns, WRENCH_COLUMNS, type OutputColumns, type OutputGroup } from '../src/api/outputs.js';
 
 export const MAX_FRAMES = 600;
 export const MAX_POINTS = 2000;
@@ -98,14 +98,14 @@ function plotSpecs(sim: Simulation): PlotSpec[] {
   if (joints.columns.length > 0) {
     specs.push(plotOf('Joint coordinates', 'm or rad', joints, (c) => joints.columns.includes(`${c}_rate`)));
   }
-  // the forces group gives six columns per joint (fx, fy, fz, mx, my, mz): the force's magnitude
-  const forces = group('forces');
+  // the forces group gives a wrench per joint (fx, fy, fz, mx, my, mz): the force's magnitude
+  const forces = group('forces'), w = WRENCH_COLUMNS.length;
   if (forces.columns.length > 0) {
-    const n = forces.columns.length / 6;
+    const n = forces.columns.length / w;
     specs.push({ title: 'Constraint forces |F|', unit: 'N', columns: forces,
-      names: Array.from({ length: n }, (_, k) => forces.columns[6 * k]!.slice(0, -3)),
+      names: Array.from({ length: n }, (_, k) => forces.columns[w * k]!.slice(0, -'.fx'.length)),
       read: (row) => Array.from({ length: n },
-        (_, k) => Math.hypot(row[6 * k]!, row[6 * k + 1]!, row[6 * k + 2]!)),
+        (_, k) => Math.hypot(row[w * k]!, row[w * k + 1]!, row[w * k + 2]!)),
     });
   }
   const springs = group('springs');

@@ -6,15 +6,13 @@
  * runs until SIGINT or SIGTERM.
  */
 import { createServer, type Server } from 'node:http';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { basename, dirname, extname, join, resolve as resolvePath, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, extname, resolve as resolvePath, sep } from 'node:path';
 import { spawn } from 'node:child_process';
 import type { CliIo } from './io.js';
 import { CliError, messageOf } from './common.js';
-import { demoText, loadModelFile } from './load.js';
-import { readMeshFile } from '../node/meshFiles.js';
+import { builtFolder, demoText, loadModelFile } from './load.js';
+import { meshFileReader } from '../node/index.js';
 import { isRecord } from '../src/io/messages.js';
 
 /** `vinculum view`'s options */
@@ -43,18 +41,17 @@ const TYPES: Record<string, string> = {
  * null if it is not built (the sources' viewer/ is never served: it is the page before Vite)
  */
 export function viewerFolder(): string | null {
-  const here = fileURLToPath(new URL('.', import.meta.url));
-  const dir = join(here, basename(dirname(here)) === 'dist' ? '../viewer' : '../dist/viewer');
-  return existsSync(join(dir, 'index.html')) ? dir : null;
+  return builtFolder('viewer', 'index.html');
 }
 
 /** the model file's document with each mesh `file` replaced by its vertices and triangles */
 export function inlineMeshFiles(doc: unknown, modelPath: string): unknown {
-  const folder = join(modelPath, '..');
+  // the files are read as loading the model reads them (relative to the model's folder)
+  const read = meshFileReader(modelPath);
   const inline = (shape: unknown): unknown => {
     if (!isRecord(shape) || shape['type'] !== 'mesh' || typeof shape['file'] !== 'string') return shape;
     const file = shape['file'], { file: _, ...rest } = shape;
-    const lists = readMeshFile(file.startsWith(sep) ? file : join(folder, file));
+    const lists = read(file);
     return { ...rest, vertices: lists.vertices, triangles: lists.triangles };
   };
   if (!isRecord(doc)) return doc;

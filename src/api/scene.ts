@@ -15,7 +15,7 @@ import { Joint } from '../constraints/joint.js';
 import { DistanceConstraint } from '../constraints/distance.js';
 import { PathSpring } from '../forces/pathSpring.js';
 import { FrameSpring } from '../forces/frameSpring.js';
-import type { PointRef } from '../model/points.js';
+import { pointAt, type PointRef } from '../model/points.js';
 
 /** a point fixed on a component, in its frame; `component` −1: a world point, in world */
 export interface ScenePoint {
@@ -232,6 +232,8 @@ export class SceneSampler {
 
   constructor(private readonly sim: Simulation) {
     const model = sim.model;
+    const distances = new Map(model.constraints
+      .flatMap((c) => (c instanceof DistanceConstraint ? [[c.name, c]] as const : [])));
     this.tensions = sceneLines(model).map((line) => {
       if (line.kind === 'spring') {
         const h: ForceHandle = sim.force(line.name);
@@ -241,21 +243,16 @@ export class SceneSampler {
         const h: ForceHandle = sim.force(line.name);
         return () => { const [x, y, z] = h.wrench.force; return Math.hypot(x, y, z); };
       }
-      return this.distanceTension(sim.joint(line.name), line.points);
+      return this.distanceTension(sim.joint(line.name), distances.get(line.name)!.points);
     });
   }
 
   /** a distance constraint's force along its points' line: positive pulls them together */
-  private distanceTension(h: JointHandle, points: readonly ScenePoint[]): TensionOf {
-    const world = (p: ScenePoint): Vec3Tuple => {
-      if (p.component < 0) return p.local;
-      const c = this.sim.model.components[p.component]!;
-      return c.kind === 'body' ? this.sim.body(c.name).worldPoint(p.local) : this.sim.particle(c.name).position;
-    };
+  private distanceTension(h: JointHandle, points: readonly PointRef[]): TensionOf {
     return () => {
       if (this.sim.stepCount === 0) return 0;
-      const a = world(points[0]!), b = world(points[1]!), f = h.reaction.force;
-      const d = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], l = Math.hypot(d[0]!, d[1]!, d[2]!);
+      const q = this.sim.state.q, a = pointAt(points[0]!, q), b = pointAt(points[1]!, q), f = h.reaction.force;
+      const d = [b[0]! - a[0]!, b[1]! - a[1]!, b[2]! - a[2]!], l = Math.hypot(d[0]!, d[1]!, d[2]!);
       // the force on side A points at B when the constraint pulls
       return l > 0 ? (f[0] * d[0]! + f[1] * d[1]! + f[2] * d[2]!) / l : Math.hypot(...f);
     };

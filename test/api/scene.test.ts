@@ -5,7 +5,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import { join } from 'node:path';
-import { Simulation, describeScene, SceneSampler, CONTACT_STRIDE, type ScenePoint, type SceneDescription } from '../../src/index.js';
+import { ModelBuilder, Simulation, describeScene, SceneSampler, CONTACT_STRIDE, type ScenePoint, type SceneDescription } from '../../src/index.js';
 import { loadModel } from '../../node/index.js';
 
 const example = (name: string) => loadModel(join(import.meta.dirname, '..', '..', 'examples', name));
@@ -90,6 +90,20 @@ describe('SceneSampler', () => {
       const lengths = pts.slice(1).map((p, k) => Math.hypot(...p.map((x, d) => x - pts[k]![d]!)));
       lengths.forEach((l, k) => expect(l).toBeCloseTo(h.segments[k]!, 12));
     }
+  });
+
+  it("gives a distance constraint's tension: a bob hanging at rest pulls with its weight", () => {
+    const model = new ModelBuilder({ gravity: [0, 0, -9.81], step: 0.01 })
+      .addParticle({ name: 'bob', mass: 2, position: [0, 0, -1] })
+      .addJoint({ type: 'distance', name: 'rod', points: [['world', [0, 0, 0]], 'bob'] })
+      .build();
+    const sim = new Simulation(model), sampler = new SceneSampler(sim);
+    const i = describeScene(model).lines.findIndex((l) => l.name === 'rod');
+    expect(i).toBeGreaterThanOrEqual(0);
+    expect(sampler.sample().tensions[i]).toBe(0);
+    sim.step(10);
+    const weight = sim.particle('bob').mass * 9.81;
+    expect(sampler.sample().tensions[i]! / weight).toBeCloseTo(1, 6);
   });
 
   it('packs each contact: point, normal, normal force and friction force', async () => {
